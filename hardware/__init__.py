@@ -1,0 +1,1 @@
+"""Cameras, buttons and lights behind small protocols, with fakes for machines without them."""
