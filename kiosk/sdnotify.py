@@ -1,0 +1,40 @@
+"""systemd's notify protocol (sd_notify(3)): one datagram to $NOTIFY_SOCKET.
+
+A few lines of standard library instead of libsystemd bindings, which need compiling on the Pi.
+Outside systemd (no NOTIFY_SOCKET) every call is a no-op, so the app can always call it.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+
+
+def notify(state: str, environ: os._Environ[str] | dict[str, str] | None = None) -> bool:
+    """Send `state` (e.g. "READY=1", "WATCHDOG=1") to systemd. Returns False when not under it."""
+    env = os.environ if environ is None else environ
+    address = env.get("NOTIFY_SOCKET")
+    if not address:
+        return False
+    if address.startswith("@"):  # abstract namespace socket
+        address = "\0" + address[1:]
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+            sock.connect(address)
+            sock.sendall(state.encode("utf-8"))
+    except OSError:
+        return False
+    return True
+
+
+def watchdog_interval(environ: os._Environ[str] | dict[str, str] | None = None) -> float | None:
+    """Seconds between WATCHDOG=1 pings systemd expects (half its timeout), or None if unset."""
+    env = os.environ if environ is None else environ
+    usec = env.get("WATCHDOG_USEC")
+    pid = env.get("WATCHDOG_PID")
+    if not usec or (pid and pid != str(os.getpid())):
+        return None
+    try:
+        return int(usec) / 2_000_000
+    except ValueError:
+        return None
