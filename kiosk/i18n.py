@@ -1,0 +1,73 @@
+"""Visitor text in French, Spanish and English through gettext catalogs (kiosk/locale).
+
+UI strings are marked with `tr("English text")`; the rules engine's rulings are translated with
+their message key as the gettext context (`pgettext(key, english_template)`), so two rulings
+that read the same in English can still differ in French or Spanish.
+"""
+
+from __future__ import annotations
+
+import gettext
+import logging
+from enum import IntEnum
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+DOMAIN = "kiosk"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LANGUAGES = ("fr", "es", "en")
+# Each language's name in itself: that is how a visitor recognises it.
+LANGUAGE_NAMES = {"fr": "Français", "es": "Español", "en": "English"}
+
+
+def N_(text: str) -> str:  # noqa: N802 - the gettext convention for "translate later"
+    """Mark a string for the catalogs without translating it yet."""
+    return text
+
+
+class Translator:
+    """All text in one language. Unknown strings fall back to English, never to an error."""
+
+    def __init__(self, language: str = "en") -> None:
+        if language not in LANGUAGES:
+            log.warning("unknown language %r, using English", language)
+            language = "en"
+        self.language = language
+        self._catalog = gettext.translation(DOMAIN, LOCALE_DIR, languages=[language], fallback=True)
+
+    def __call__(self, text: str) -> str:
+        return self._catalog.gettext(text)
+
+    def plural(self, singular: str, plural: str, n: int) -> str:
+        return self._catalog.ngettext(singular, plural, n)
+
+    def player(self, seat: int) -> str:
+        return self("Player {n}").format(n=int(seat) + 1)
+
+    def ruling(self, key: str, params: dict | None = None) -> str:
+        """One ruling as a sentence in this language (`key` is a rules MESSAGES key)."""
+        from kiosk.rules import MESSAGES  # the engine owns the keys and English templates
+
+        template = MESSAGES.get(key)
+        if template is None:
+            log.warning("no message for ruling %r", key)
+            return ""
+        text = self._catalog.pgettext(key, template)
+        try:
+            return text.format(**self.format_params(params or {}))
+        except (KeyError, IndexError, ValueError) as error:
+            log.warning("ruling %r cannot be formatted with %r: %s", key, params, error)
+            return template
+
+    def format_params(self, params: dict) -> dict:
+        """Ruling parameters as words: seats become "Player 1", others stay as they are."""
+        out = {}
+        for name, value in params.items():
+            if isinstance(value, IntEnum) and type(value).__name__ == "Seat":
+                out[name] = self.player(value)
+            elif isinstance(value, tuple | list):
+                out[name] = ", ".join(str(v) for v in value)
+            else:
+                out[name] = value
+        return out

@@ -1,0 +1,183 @@
+"""Drawing helpers shared by the scenes: shipped fonts, cached text, wrapped paragraphs, dice.
+
+Rendering text is the costly part of a frame, so rendered lines are cached by (font, size,
+text, colour); a frame that shows the same words as the last one only blits.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pygame
+
+from kiosk.ui import theme
+from kiosk.ui.layout import Layout
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
+FONTS = {
+    "sans": "DejaVuSans.ttf",  # body text: wide, open shapes, legible from a distance
+    "sans-bold": "DejaVuSans-Bold.ttf",
+    "serif": "EBGaramond12-Regular.otf",  # titles: a Garamond for the medieval book
+    "serif-bold": "EBGaramond12-Bold.otf",
+}
+
+# Where the pips sit on a face, in thirds of the face (0, 1, 2), for values 1..6.
+PIPS = {
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+
+
+@lru_cache(maxsize=64)
+def font(name: str, size: int) -> pygame.font.Font:
+    return pygame.font.Font(FONT_DIR / FONTS[name], max(6, size))
+
+
+@lru_cache(maxsize=1024)
+def rendered(name: str, size: int, text: str, color: tuple) -> pygame.Surface:
+    return font(name, size).render(text, True, color)
+
+
+def fitting_size(name: str, size: int, text: str, max_width: int) -> int:
+    """The largest size up to `size` at which `text` fits in `max_width` pixels."""
+    while size > 8 and font(name, size).size(text)[0] > max_width:
+        size = int(size * 0.92)
+    return size
+
+
+def text(
+    surface: pygame.Surface,
+    layout: Layout,
+    string: str,
+    pos: tuple[float, float],
+    size: float,
+    name: str = "sans",
+    color: tuple = theme.TEXT,
+    align: str = "left",
+    max_width: float | None = None,
+) -> pygame.Rect:
+    """One line at a design position (`align` left/center/right on x, top on y); shrinks to fit."""
+    px = layout.px(size)
+    if max_width is not None:
+        px = fitting_size(name, px, string, layout.px(max_width))
+    image = rendered(name, px, string, tuple(color))
+    x, y = layout.point(*pos)
+    rect = image.get_rect()
+    if align == "center":
+        rect.midtop = (x, y)
+    elif align == "right":
+        rect.topright = (x, y)
+    else:
+        rect.topleft = (x, y)
+    surface.blit(image, rect)
+    return rect
+
+
+def wrap(name: str, size: int, string: str, width: int) -> list[str]:
+    """Break `string` into lines no wider than `width` pixels (blank lines kept)."""
+    lines: list[str] = []
+    f = font(name, size)
+    for paragraph in string.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            candidate = f"{line} {word}".strip()
+            if line and f.size(candidate)[0] > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
+
+
+def paragraph(
+    surface: pygame.Surface,
+    layout: Layout,
+    string: str,
+    box: tuple[float, float, float, float],
+    size: float,
+    name: str = "sans",
+    color: tuple = theme.TEXT,
+    align: str = "left",
+    spacing: float = 1.25,
+) -> int:
+    """Wrapped text inside a design box; the font shrinks until it fits. Returns lines drawn."""
+    x, y, w, h = box
+    px = layout.px(size)
+    width, height = layout.px(w), layout.px(h)
+    while True:
+        lines = wrap(name, px, string, width)
+        line_h = round(font(name, px).get_linesize() * spacing / 1.17)
+        if len(lines) * line_h <= height or px <= 9:
+            break
+        px = int(px * 0.92)
+    left, top = layout.point(x, y)
+    for i, line in enumerate(lines):
+        if not line:
+            continue
+        image = rendered(name, px, line, tuple(color))
+        rect = image.get_rect(top=top + i * line_h)
+        if align == "center":
+            rect.centerx = left + width // 2
+        else:
+            rect.left = left
+        surface.blit(image, rect)
+    return len(lines)
+
+
+def panel(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    layout: Layout,
+    color=theme.PANEL,
+    edge=theme.PANEL_EDGE,
+    radius: float = 10,
+    width: float = 1.5,
+) -> None:
+    pygame.draw.rect(surface, color, rect, border_radius=layout.px(radius))
+    if edge is not None:
+        pygame.draw.rect(surface, edge, rect, layout.px(width), border_radius=layout.px(radius))
+
+
+def die(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    value: int | None,
+    face=theme.DIE_FACE,
+    pip=theme.DIE_PIP,
+    edge=None,
+) -> None:
+    """A die face; `value` None draws a blank face (a die still to be entered)."""
+    radius = max(2, rect.width // 7)
+    pygame.draw.rect(surface, face, rect, border_radius=radius)
+    if edge is not None:
+        pygame.draw.rect(surface, edge, rect, max(2, rect.width // 18), border_radius=radius)
+    if value not in PIPS:
+        return
+    step = rect.width / 4
+    r = max(2, round(rect.width / 11))
+    for col, row in PIPS[value]:
+        centre = (round(rect.left + step * (col + 1)), round(rect.top + step * (row + 1)))
+        pygame.draw.circle(surface, pip, centre, r)
+
+
+def hints(
+    surface: pygame.Surface, layout: Layout, labels: tuple[str | None, str | None, str | None]
+) -> None:
+    """The three button labels along the bottom edge, above the physical buttons."""
+    marks = ("◀", "●", "▶")
+    xs = (150, 400, 650)
+    for label, mark, x in zip(labels, marks, xs, strict=True):
+        if not label:
+            continue
+        box = layout.rect(x - 120, 438, 240, 36)
+        panel(surface, box, layout, color=theme.PANEL, edge=theme.GOLD, radius=18, width=1.5)
+        string = f"{mark}  {label}" if mark != "▶" else f"{label}  {mark}"
+        text(
+            surface, layout, string, (x, 444), 17, "sans-bold", theme.TEXT, "center", max_width=226
+        )

@@ -1,0 +1,209 @@
+"""The camera and the dice reader, on one worker thread, so the screen never waits for them.
+
+The worker reads the newest frame, feeds it to the settle watcher (which says when the dice have
+come to rest and votes one `Roll` per throw), and posts what the main loop needs on the one
+event queue: a `RollRead` per throw and a `CameraStatus` when the camera is lost or back. The
+live picture is not queued: it sits in a one-frame slot (`preview()`), newest wins, so a slow
+screen never builds up a backlog of frames.
+
+Anything that goes wrong in here is logged and turned into a status event; the thread keeps
+running, and reconnects to a lost camera by itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from vision.reading import Die, Roll
+
+log = logging.getLogger(__name__)
+
+
+class Watcher(Protocol):
+    """What the worker needs from the settle detector: fed frames, answers rolls."""
+
+    def feed(self, image: np.ndarray, t: float) -> tuple[str, Roll | None]: ...
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The newest picture for the screen, already shrunk, with the dice the reader saw."""
+
+    image: np.ndarray  # BGR uint8 (h, w, 3), at most `preview_width` wide
+    scale: float  # preview pixels per camera pixel
+    motion: str  # the watcher's state: "empty", "moving", "settled"
+    dice: tuple[Die, ...]  # in preview pixels
+    t: float
+
+
+@dataclass(frozen=True)
+class RollRead:
+    """One throw as the reader decided it (a roll to announce, or a reroll with its reason)."""
+
+    roll: Roll
+    t: float
+
+
+@dataclass(frozen=True)
+class CameraStatus:
+    ok: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """The answer to a maintenance request (a test read, a calibration)."""
+
+    name: str
+    ok: bool
+    value: Any = None
+    detail: str = ""
+
+
+class VisionWorker:
+    """Owns the camera; `start()` runs the loop on a daemon thread, `stop()` ends it."""
+
+    def __init__(
+        self,
+        camera,
+        events: queue.Queue,
+        watcher: Watcher,
+        read_now: Callable[[np.ndarray], Roll] | None = None,
+        calibrate: Callable[[np.ndarray], Any] | None = None,
+        preview_width: int = 640,
+        reconnect_seconds: float = 2.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.camera = camera
+        self.events = events
+        self.watcher = watcher
+        self.read_now = read_now
+        self.calibrate = calibrate
+        self.preview_width = preview_width
+        self.reconnect_seconds = reconnect_seconds
+        self.sleep = sleep
+        self._preview: Preview | None = None
+        self._lock = threading.Lock()
+        self._requests: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.camera_ok: bool | None = None  # None until the first frame or failure
+        self.frames = 0
+
+    # -- main-thread side ------------------------------------------------------------------------
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="vision", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        try:
+            self.camera.close()
+        except Exception:  # closing a broken camera must not stop the kiosk from exiting
+            log.exception("closing the camera")
+
+    def preview(self) -> Preview | None:
+        with self._lock:
+            return self._preview
+
+    def request(self, name: str) -> None:
+        """Ask for a maintenance tool on the next frame: "test_read" or "calibrate"."""
+        self._requests.put(name)
+
+    # -- worker-thread side ----------------------------------------------------------------------
+    def _run(self) -> None:
+        opened = False
+        while not self._stop.is_set():
+            try:
+                if not opened:
+                    self.camera.open()
+                    opened = True
+                frame = self.camera.read()
+                self._set_camera(True)
+                self.step(frame.image, frame.timestamp)
+            except Exception as error:  # a camera error or a reader bug: log, report, retry
+                log.warning("camera/vision: %s", error, exc_info=not _is_camera_error(error))
+                self._set_camera(False, str(error))
+                opened = False
+                try:
+                    self.camera.close()
+                except Exception:
+                    log.debug("closing a failed camera", exc_info=True)
+                self._stop.wait(self.reconnect_seconds)
+
+    def _set_camera(self, ok: bool, detail: str = "") -> None:
+        if ok != self.camera_ok:
+            self.camera_ok = ok
+            self.events.put(CameraStatus(ok, detail))
+
+    def step(self, image: np.ndarray, t: float) -> None:
+        """Handle one frame: watch it, post a throw if one settled, refresh the preview."""
+        self.frames += 1
+        motion, roll = self.watcher.feed(image, t)
+        if roll is not None:
+            self.events.put(RollRead(roll, t))
+        self._serve_requests(image)
+        self._set_preview(image, motion, roll, t)
+
+    def _serve_requests(self, image: np.ndarray) -> None:
+        while True:
+            try:
+                name = self._requests.get_nowait()
+            except queue.Empty:
+                return
+            tool = {"test_read": self.read_now, "calibrate": self.calibrate}.get(name)
+            if tool is None:
+                self.events.put(ToolResult(name, False, detail="not available"))
+                continue
+            try:
+                self.events.put(ToolResult(name, True, tool(image)))
+            except Exception as error:
+                log.warning("%s failed: %s", name, error, exc_info=True)
+                self.events.put(ToolResult(name, False, detail=str(error)))
+
+    def _set_preview(self, image: np.ndarray, motion: str, roll: Roll | None, t: float) -> None:
+        import cv2
+
+        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
+            return
+        h, w = image.shape[:2]
+        scale = min(1.0, self.preview_width / max(1, w))
+        small = (
+            image
+            if scale == 1.0
+            else cv2.resize(
+                image,
+                (max(1, round(w * scale)), max(1, round(h * scale))),
+                interpolation=cv2.INTER_AREA,
+            )
+        )
+        if small.dtype != np.uint8:
+            small = np.clip(small, 0, 255).astype(np.uint8)
+        old = self.preview()
+        dice = old.dice if old is not None and roll is None and motion == "settled" else ()
+        if roll is not None:
+            dice = tuple(
+                Die(
+                    d.value,
+                    (d.center[0] * scale, d.center[1] * scale),
+                    d.size * scale,
+                    d.confidence,
+                )
+                for d in roll.dice
+            )
+        with self._lock:
+            self._preview = Preview(np.ascontiguousarray(small), scale, motion, dice, t)
+
+
+def _is_camera_error(error: Exception) -> bool:
+    return type(error).__name__ == "CameraError"
