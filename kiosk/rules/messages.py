@@ -1,0 +1,71 @@
+"""Every message key the rules can emit, with a plain-English template for visitors.
+
+The UI translates these keys (gettext); the English here is the source text. Templates use
+only the ruling's own parameters, at most fifteen words each. Seats are passed as `seat`
+(0 or 1) for the UI to name the player; the templates speak to the table instead.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+MESSAGES = MappingProxyType(
+    {
+        # Azar: phases
+        "azar.phase.first_throw": "The caster throws first.",
+        "azar.phase.second_throw": "Second throw: it sets the caster's own chance.",
+        "azar.phase.chase": "Throw in turn until one of the two chances comes up.",
+        "azar.phase.over": "The game is over.",
+        # Azar: rulings
+        "azar.azar_wins": "{total} is an azar on the first throw: the caster wins.",
+        "azar.chance_for_opponent": "{total} becomes the opponent's chance.",
+        "azar.reazar_loses": "{total} is a reazar: the thrower loses.",
+        "azar.encuentro_restart": "{total} again: an encuentro. Everything starts over.",
+        "azar.encuentro_rethrow": "{total} again: an encuentro. Throw again.",
+        "azar.chance_for_caster": "{total} becomes the caster's chance.",
+        "azar.chance_wins": "{total} comes up: its owner wins.",
+        "azar.azar_ignored": "{total} is an azar: it does not count now.",
+        "azar.chance_ignored": "{total} is nobody's chance: throw again.",
+        # Azar: outcomes
+        "azar.won_by_azar": "Won with an azar on the first throw.",
+        "azar.lost_by_reazar": "Won because the other player threw a reazar.",
+        "azar.won_by_chance": "Won when the winner's chance came up first.",
+        # Azar: variants
+        "azar.title.card": "Azar",
+        "azar.summary.card": "Azar as the rule card reads it.",
+        "azar.title.dante": "Dante's zara",
+        "azar.summary.dante": "Azar where only 3, 4, 17 and 18 are azari.",
+        "azar.title.rethrow": "Azar, encuentro throws again",
+        "azar.summary.rethrow": "Throwing the opponent's chance again means just throw again.",
+        "azar.title.opponent_second": "Azar, opponent's second throw",
+        "azar.summary.opponent_second": (
+            "The opponent makes the second throw; it sets the caster's chance."
+        ),
+        # Medio azar: phases
+        "medio_azar.phase.throw_off": "Throw-off: both players throw, the higher total starts.",
+        "medio_azar.phase.open": "Each azar wins a stake; a reazar sets the opponent's chance.",
+        "medio_azar.phase.seek_chance": "Each azar wins a stake; a new reazar sets your chance.",
+        "medio_azar.phase.recovery": "Recovery throw: an azar takes all the stakes on the table.",
+        "medio_azar.phase.chase": "The first chance thrown wins the prize; azars raise it.",
+        "medio_azar.phase.over": "The game is over.",
+        # Medio azar: rulings
+        "medio_azar.throw_off_first": "{total} for the throw-off. Now the other player throws.",
+        "medio_azar.throw_off_tie": "{total} each: a tie. Throw off again.",
+        "medio_azar.throw_off_won": "{total} against {other_total}: the higher total starts.",
+        "medio_azar.azar_pays": "{total} is an azar: {stakes} stake won.",
+        "medio_azar.chance_for_opponent": "{total} is a reazar: it becomes the opponent's chance.",
+        "medio_azar.recovery_due": "{total} is the opponent's chance: throw again for an azar.",
+        "medio_azar.recovery_wins": "{total} is an azar: all {stakes} stakes on the table won.",
+        "medio_azar.new_opponent_chance": "{total} is the opponent's new chance. Play on.",
+        "medio_azar.chance_for_caster": "{total} is a reazar: it becomes the caster's chance.",
+        "medio_azar.chance_wins": "{total} comes up: its owner wins {stakes} stakes.",
+        "medio_azar.prize_raised": "{total} is an azar: the prize rises to {prize} stakes.",
+        "medio_azar.no_effect": "{total} is nobody's chance: throw again.",
+        # Medio azar: outcomes
+        "medio_azar.won_by_chance": "Won when the winner's chance came up first.",
+        "medio_azar.won_by_recovery": "Won with an azar on the recovery throw.",
+        # Medio azar: variants
+        "medio_azar.title.card": "Medio azar",
+        "medio_azar.summary.card": "Medio azar as the card reads it; the caster keeps the dice.",
+    }
+)

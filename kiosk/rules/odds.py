@@ -1,0 +1,191 @@
+"""Exact odds: the game's own states form a Markov chain over the 216 throws; solve it exactly.
+
+The chain is built by applying one throw of each total (3..18, with its exact probability) to
+the engine's states, so the figures come from the same rules the referee applies. "Start
+over" and ignored throws make the chain cyclic, so the values solve a sparse linear system,
+eliminated exactly with `fractions.Fraction`.
+
+Running totals (the ledger, a raised prize) are removed from the states (`chain_key`), which
+keeps the chain finite. Expected stakes still come out exact: a prize raised by one pays that
+stake to the eventual winner, worth P(caster wins) - P(caster loses) to the caster from there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+from kiosk.rules.core import Throw, total_probabilities
+from kiosk.rules.state import State
+from kiosk.rules.variants import Variant
+
+CASTER_WINS = "caster_wins"
+CASTER_LOSES = "caster_loses"
+DRAW = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """Exact figures for one variant, from the caster's point of view.
+
+    outcomes: probability of each outcome name (`draw` only where a game can end drawn).
+    expected_throws: mean number of throws per game, counting every throw.
+    expected_stakes: mean net stakes per game for "caster" and "opponent", if reported.
+    """
+
+    game: str
+    variant: str
+    outcomes: dict[str, Fraction]
+    expected_throws: Fraction
+    expected_stakes: dict[str, Fraction] | None = None
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "game": self.game,
+            "variant": self.variant,
+            "outcomes": {name: figure(p) for name, p in self.outcomes.items()},
+            "expected_throws": figure(self.expected_throws),
+        }
+        if self.expected_stakes is not None:
+            data["expected_stakes"] = {
+                side: figure(value) for side, value in self.expected_stakes.items()
+            }
+        return data
+
+
+def figure(value: Fraction) -> dict[str, object]:
+    return {"fraction": f"{value.numerator}/{value.denominator}", "float": float(value)}
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    probability: Fraction
+    after: State  # the state the throw leads to (with its running totals)
+
+
+def _chain(start: State) -> dict[State, list[_Step]]:
+    """Every state reachable from `start` (by chain key) with its 16 possible next states."""
+    throws = [(Throw.with_total(total), p) for total, p in total_probabilities().items()]
+    chain: dict[State, list[_Step]] = {}
+    todo = [start.chain_key()]
+    while todo:
+        state = todo.pop()
+        if state in chain:
+            continue
+        steps = []
+        for throw, p in throws:
+            after, _ = state.apply(throw)
+            steps.append(_Step(p, after))
+            if not after.is_over and after.chain_key() not in chain:
+                todo.append(after.chain_key())
+        chain[state] = steps
+    return chain
+
+
+def _solve(
+    chain: dict[State, list[_Step]], gain: Callable[[State, _Step], Fraction]
+) -> dict[State, Fraction]:
+    """Values x with x[s] = sum over steps of p * (gain(s, step) + x[next]); x = 0 at the end."""
+    equations: dict[Hashable, tuple[Fraction, dict[Hashable, Fraction]]] = {}
+    for state, steps in chain.items():
+        constant = Fraction(0)
+        row: dict[Hashable, Fraction] = {}
+        for step in steps:
+            constant += step.probability * gain(state, step)
+            if not step.after.is_over:
+                key = step.after.chain_key()
+                row[key] = row.get(key, Fraction(0)) + step.probability
+        equations[state] = (constant, row)
+    return solve_linear(equations)
+
+
+def solve_linear(
+    equations: dict[Hashable, tuple[Fraction, dict[Hashable, Fraction]]],
+) -> dict[Hashable, Fraction]:
+    """Solve x[k] = c[k] + sum(a[k][j] * x[j]) exactly by sparse Gaussian elimination.
+
+    Raises ZeroDivisionError if the system is singular (a loop nothing can leave).
+    """
+    order = list(equations)
+    rank = {key: i for i, key in enumerate(order)}
+    rows = {key: (c, dict(row)) for key, (c, row) in equations.items()}
+    users: dict[Hashable, set[Hashable]] = {key: set() for key in order}
+    for key, (_, row) in rows.items():
+        for j in row:
+            users[j].add(key)
+    # Eliminate from the last variable back; each row then refers only to earlier variables.
+    for key in reversed(order):
+        constant, row = rows[key]
+        own = row.pop(key, Fraction(0))
+        if own:
+            scale = 1 / (1 - own)
+            constant *= scale
+            row = {j: a * scale for j, a in row.items()}
+        rows[key] = (constant, row)
+        for user in users[key]:
+            if rank[user] >= rank[key]:
+                continue
+            user_constant, user_row = rows[user]
+            a = user_row.pop(key)
+            user_constant += a * constant
+            for j, b in row.items():
+                user_row[j] = user_row.get(j, Fraction(0)) + a * b
+                users[j].add(user)
+            rows[user] = (user_constant, user_row)
+    values: dict[Hashable, Fraction] = {}
+    for key in order:
+        constant, row = rows[key]
+        values[key] = constant + sum((a * values[j] for j, a in row.items()), Fraction(0))
+    return values
+
+
+def _caster_won(step: _Step) -> bool:
+    outcome = step.after.outcome
+    return (
+        outcome is not None and outcome.winner is not None and outcome.winner == step.after.caster
+    )
+
+
+def _caster_lost(step: _Step) -> bool:
+    outcome = step.after.outcome
+    return (
+        outcome is not None and outcome.winner is not None and outcome.winner != step.after.caster
+    )
+
+
+def _drawn(step: _Step) -> bool:
+    return step.after.outcome is not None and step.after.outcome.winner is None
+
+
+@cache
+def exact_odds(variant: Variant) -> Odds:
+    """The exact probabilities, expected throws (and stakes) of a variant, from its start."""
+    start = variant.new_game()
+    chain = _chain(start)
+    key = start.chain_key()
+    win = _solve(chain, lambda _s, step: Fraction(_caster_won(step)))
+    lose = _solve(chain, lambda _s, step: Fraction(_caster_lost(step)))
+    draw = _solve(chain, lambda _s, step: Fraction(_drawn(step)))
+    throws = _solve(chain, lambda _s, _step: Fraction(1))
+    outcomes = {CASTER_WINS: win[key], CASTER_LOSES: lose[key]}
+    if any(_drawn(step) for steps in chain.values() for step in steps):
+        outcomes[DRAW] = draw[key]
+    stakes = None
+    if variant.reports_stakes:
+
+        def caster_gain(state: State, step: _Step) -> Fraction:
+            after = step.after
+            if after.caster is None:
+                return Fraction(0)
+            gain = Fraction(after.ledger[after.caster] - state.ledger[after.caster])
+            if not after.is_over:
+                raised = after.prize - state.prize
+                nxt = after.chain_key()
+                gain += raised * (win[nxt] - lose[nxt])
+            return gain
+
+        caster = _solve(chain, caster_gain)[key]
+        stakes = {"caster": caster, "opponent": -caster}
+    return Odds(variant.game, variant.name, outcomes, throws[key], stakes)
