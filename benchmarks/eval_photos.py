@@ -1,0 +1,140 @@
+"""Evaluate the dice reader on the labelled real photo sets (../shared/data/dice-photos/*).
+
+Usage: .venv/bin/python benchmarks/eval_photos.py [--data DIR] [--set NAME] [--list]
+
+Each image is read with `expect=None` (any number of dice). Per set it prints:
+- images; dice labelled;
+- dice read right: labelled dice matched to a reported die with the same value. Matching is
+  one-to-one and greedy by distance: a reported die matches a label when its centre lies in the
+  label's box (nearest box centre first). Dice reported in a `reroll` answer count too (the
+  reader reports the dice it did read with the reason it abstained), so this is the per-die
+  reading quality;
+- images exactly right: answered `ok` with exactly the labelled multiset of values;
+- images answered wrongly: answered `ok` with a multiset of values that differs from the labels
+  (a wrong announcement: the figure that must stay near zero);
+- images abstained: answered `reroll`.
+Figures are given for a development part (used to tune the reader) and a held-out part (every
+fourth image in name order, never looked at while tuning), then for the whole set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from vision.reader import read_roll  # noqa: E402
+
+DEFAULT_DATA = REPO.parent / "shared" / "data" / "dice-photos"
+
+
+def load_labels(set_dir: Path) -> dict[Path, list[tuple[int, float, float, float, float]]]:
+    """image path -> [(value, xmin, ymin, xmax, ymax)] from the set's annotations.csv."""
+    labels: dict[Path, list] = defaultdict(list)
+    with open(set_dir / "annotations.csv", newline="") as handle:
+        for row in csv.DictReader(handle):
+            path = set_dir / "images" / row["split"] / row["image"]
+            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            labels[path].append((int(row["value"]), *box))
+    return dict(sorted(labels.items()))
+
+
+def match_right(dice, labels) -> int:
+    """How many labels are matched one-to-one to a reported die of the same value."""
+    pairs = []
+    for i, die in enumerate(dice):
+        x, y = die.center
+        for j, (_, x0, y0, x1, y1) in enumerate(labels):
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                pairs.append((np.hypot(x - (x0 + x1) / 2, y - (y0 + y1) / 2), i, j))
+    used_dice, used_labels, right = set(), set(), 0
+    for _, i, j in sorted(pairs):
+        if i in used_dice or j in used_labels:
+            continue
+        used_dice.add(i)
+        used_labels.add(j)
+        right += dice[i].value == labels[j][0]
+    return right
+
+
+def evaluate(images: dict[Path, list], show: bool) -> tuple[Counter, list[float]]:
+    counts: Counter = Counter()
+    times = []
+    for path, labels in images.items():
+        frame = cv2.imread(str(path))
+        start = time.perf_counter()
+        roll = read_roll(frame, expect=None)
+        times.append(time.perf_counter() - start)
+        counts["images"] += 1
+        counts["labelled"] += len(labels)
+        counts["right"] += match_right(roll.dice, labels)
+        truth = Counter(value for value, *_ in labels)
+        if not roll.ok:
+            counts["abstained"] += 1
+        elif Counter(roll.values) == truth:
+            counts["exact"] += 1
+        else:
+            counts["wrong"] += 1
+        if show and roll.ok and Counter(roll.values) != truth:
+            print(
+                f"  WRONG {path.name}: read {sorted(roll.values)} labels {sorted(truth.elements())}"
+            )
+    return counts, times
+
+
+def row(name: str, c: Counter) -> str:
+    labelled = max(c["labelled"], 1)
+    images = max(c["images"], 1)
+    right = f"{c['right']} ({100 * c['right'] / labelled:.1f}%)"
+    wrong = f"{c['wrong']} ({100 * c['wrong'] / images:.1f}%)"
+    return (
+        f"| {name} | {c['images']} | {c['labelled']} | {right} "
+        f"| {c['exact']} | {wrong} | {c['abstained']} |"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of photo sets")
+    parser.add_argument("--set", action="append", help="only this set (repeatable)")
+    parser.add_argument("--list", action="store_true", help="list the images answered wrongly")
+    args = parser.parse_args()
+    if not args.data.is_dir():
+        print(f"no photo sets at {args.data} (use --data)", file=sys.stderr)
+        return 2
+    sets = sorted(p for p in args.data.iterdir() if (p / "annotations.csv").exists())
+    if args.set:
+        sets = [p for p in sets if p.name in args.set]
+    print(
+        "| set | images | dice labelled | dice read right | images exactly right "
+        "| images answered wrongly | images abstained |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    all_times: list[float] = []
+    for set_dir in sets:
+        images = load_labels(set_dir)
+        paths = list(images)
+        held = {p: images[p] for i, p in enumerate(paths) if i % 4 == 3}
+        dev = {p: images[p] for i, p in enumerate(paths) if i % 4 != 3}
+        c_dev, t_dev = evaluate(dev, args.list)
+        c_held, t_held = evaluate(held, args.list)
+        print(row(f"{set_dir.name} (dev)", c_dev))
+        print(row(f"{set_dir.name} (held-out)", c_held))
+        print(row(f"**{set_dir.name} (all)**", c_dev + c_held))
+        all_times += t_dev + t_held
+    if all_times:
+        print(f"\nread time per image: median {1000 * np.median(all_times):.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""`azar-kiosk read`: read the dice in photos, one line per image (or one JSON object).
+
+Exit code 0 when every image could be opened (whatever the dice said), 1 when one could not,
+2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "read",
+        help="read the dice in photos",
+        description="Read the dice in each IMAGE and print the roll, or why it must be thrown "
+        "again.",
+    )
+    parser.add_argument("images", metavar="IMAGE", nargs="+", help="photo files (jpg, png...)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument(
+        "--expect",
+        default="3",
+        type=_expect,
+        help="number of dice the roll must have, or 'any' (default: 3)",
+    )
+    parser.add_argument(
+        "--debug-dir", type=Path, help="write each image annotated with what was found here"
+    )
+    parser.set_defaults(func=run)
+
+
+def _expect(text: str) -> int | None:
+    if text.lower() == "any":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of dice or 'any', got {text!r}"
+        ) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("the number of dice must be at least 1")
+    return value
+
+
+def roll_json(image: str, roll) -> dict:
+    """The fixed JSON shape of one read."""
+    return {
+        "image": image,
+        "status": roll.status,
+        "reason": None if roll.ok else str(roll.reason),
+        "dice": [
+            {
+                "value": die.value,
+                "center": [die.center[0], die.center[1]],
+                "size": die.size,
+                "confidence": die.confidence,
+            }
+            for die in roll.dice
+        ],
+        "sum": roll.total,
+    }
+
+
+def roll_line(image: str, roll) -> str:
+    if roll.ok:
+        values = " ".join(str(v) for v in roll.values)
+        return f"{image}: ok {values} (sum {roll.total})"
+    return f"{image}: reroll, {roll.reason} ({roll.detail})"
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.debug import annotate
+    from vision.reader import inspect
+
+    if args.debug_dir is not None:
+        try:
+            args.debug_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            print(f"cannot create {args.debug_dir}: {error.strerror}", file=sys.stderr)
+            return 1
+    failed = False
+    for image in args.images:
+        frame = cv2.imread(image, cv2.IMREAD_COLOR) if Path(image).is_file() else None
+        if frame is None:
+            why = "no such file" if not Path(image).exists() else "not an image OpenCV can open"
+            print(f"{image}: cannot read ({why})", file=sys.stderr)
+            failed = True
+            continue
+        roll, readings = inspect(frame, expect=args.expect)
+        print(
+            json.dumps(roll_json(image, roll)) if args.json else roll_line(image, roll), flush=True
+        )
+        if args.debug_dir is not None:
+            target = args.debug_dir / (Path(image).stem + ".debug.png")
+            if not cv2.imwrite(str(target), annotate(frame, readings, roll)):
+                print(f"cannot write {target}", file=sys.stderr)
+                failed = True
+    return 1 if failed else 0

@@ -1,0 +1,187 @@
+"""Find die bodies: regions that differ from the tray, split where dice touch.
+
+Works on a downscaled copy (the long side at most WORK_SIDE pixels): die bodies are large,
+pips are looked at later on full-resolution crops. The tray is the empty-tray reference when
+the calibration has one, otherwise a heavy median of the frame itself (dice are small next to
+the tray, so the median sees the floor through them, uneven light included).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+
+WORK_SIDE = 640  # long side of the working copy, pixels
+BACKGROUND_SHRINK = 8  # the tray model is a median on a copy this many times smaller
+BACKGROUND_KERNEL = 9  # median aperture on that copy (x8: about 72 working pixels)
+MIN_DISTANCE = 22.0  # Lab distance below which a pixel is always tray
+NOISE_FACTOR = 6.0  # ...and above median + NOISE_FACTOR * MAD of the distances is foreground
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """One candidate die body, in full-frame pixels.
+
+    centre: (x, y); size: side of the square with the body's area; rect: cv2 rotated rect
+    ((cx, cy), (w, h), angle) of the body; contour: (n, 1, 2) int32 outline; at_edge: the body
+    touches the image or tray border; pieces: how many bodies came out of its blob (1 for a
+    die standing alone).
+    """
+
+    centre: tuple[float, float]
+    size: float
+    rect: tuple[tuple[float, float], tuple[float, float], float]
+    contour: np.ndarray
+    at_edge: bool
+    pieces: int
+
+    @property
+    def aspect(self) -> float:
+        w, h = self.rect[1]
+        return max(w, h) / max(min(w, h), 1e-6)
+
+
+def to_lab(image: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+
+
+def tray_model(lab: np.ndarray) -> np.ndarray:
+    """What the empty tray would look like, from the frame alone. lab: (h, w, 3) uint8."""
+    h, w = lab.shape[:2]
+    small = cv2.resize(
+        lab,
+        (max(1, w // BACKGROUND_SHRINK), max(1, h // BACKGROUND_SHRINK)),
+        interpolation=cv2.INTER_AREA,
+    )
+    k = min(BACKGROUND_KERNEL, (min(small.shape[:2]) // 2) * 2 + 1)
+    if k >= 3:
+        small = cv2.medianBlur(small, k)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def foreground(lab: np.ndarray, tray: np.ndarray) -> np.ndarray:
+    """Pixels that differ from the tray: uint8 mask (0/255), same size as lab."""
+    diff = lab.astype(np.int16) - tray.astype(np.int16)
+    distance = np.sqrt((diff.astype(np.float32) ** 2).sum(axis=2))
+    sample = distance[::2, ::2]
+    median = float(np.median(sample))
+    mad = float(np.median(np.abs(sample - median)))
+    threshold = max(MIN_DISTANCE, median + NOISE_FACTOR * 1.4826 * mad)
+    mask = (distance > threshold).astype(np.uint8) * 255
+    return mask
+
+
+def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
+    """Fill holes smaller than max_area pixels (pips inside a body), not a ring's inside."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(mask), 4)
+    small = np.zeros(count, bool)
+    small[1:] = stats[1:, cv2.CC_STAT_AREA] < max_area
+    h, w = mask.shape
+    for edge in (labels[0], labels[h - 1], labels[:, 0], labels[:, w - 1]):
+        small[edge] = False
+    return np.where(small[labels], np.uint8(255), mask)
+
+
+def _split(mask: np.ndarray, die: float) -> list[np.ndarray]:
+    """Split one blob (a uint8 mask cropped around it) into die-sized pieces by watershed."""
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    k = max(3, int(die * 0.5) | 1)
+    peaks = (dist >= cv2.dilate(dist, np.ones((k, k), np.uint8))) & (dist > die * 0.3)
+    count, markers = cv2.connectedComponents(peaks.astype(np.uint8))
+    if count <= 2:
+        return [mask]
+    markers = markers.astype(np.int32)
+    markers[mask == 0] = -1
+    markers[(markers == 0) & (mask == 0)] = -1
+    markers_ws = markers.copy()
+    markers_ws[markers_ws == -1] = 0
+    # watershed floods from the peaks over the inverted distance; background is its own label
+    background_label = count
+    markers_ws[mask == 0] = background_label
+    relief = cv2.cvtColor(
+        cv2.normalize(-dist, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8), cv2.COLOR_GRAY2BGR
+    )
+    cv2.watershed(relief, markers_ws)
+    pieces = []
+    for label in range(1, count):
+        piece = ((markers_ws == label) & (mask > 0)).astype(np.uint8) * 255
+        if cv2.countNonZero(piece):
+            pieces.append(piece)
+    return pieces or [mask]
+
+
+def find_bodies(frame: np.ndarray, calibration: Calibration | None = None) -> list[Body]:
+    """Die bodies in a BGR frame (h, w, 3) uint8, largest blobs split into die-sized pieces."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    work = cv2.resize(frame, size, interpolation=cv2.INTER_AREA) if scale < 1 else frame
+    lab = to_lab(work)
+    calibration = calibration or Calibration()
+    if calibration.empty is not None and calibration.empty.shape == frame.shape:
+        empty = calibration.empty
+        tray = to_lab(cv2.resize(empty, size, interpolation=cv2.INTER_AREA) if scale < 1 else empty)
+    else:
+        tray = tray_model(lab)
+    mask = foreground(lab, tray)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    mask = _fill_holes(mask, (0.06 * min(size)) ** 2)
+
+    region = np.full(mask.shape, 255, np.uint8)
+    if calibration.tray is not None:
+        region[:] = 0
+        poly = np.round(np.asarray(calibration.tray, np.float64) * scale).astype(np.int32)
+        cv2.fillPoly(region, [poly], 255)
+        mask = cv2.bitwise_and(mask, region)
+    border = cv2.erode(region, np.ones((3, 3), np.uint8), borderValue=0)
+    border = cv2.bitwise_xor(region, border)
+
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    min_area = max(30.0, (min(size) * 0.02) ** 2)
+    blobs = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_area]
+    if not blobs:
+        return []
+    if calibration.die_size:
+        die = calibration.die_size * scale
+    else:
+        die = float(np.median([np.sqrt(stats[i, cv2.CC_STAT_AREA]) for i in blobs]))
+
+    bodies: list[Body] = []
+    for i in blobs:
+        x, y, bw, bh, area = stats[i]
+        crop = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8) * 255
+        if area < (0.35 * die) ** 2:
+            continue
+        pieces = _split(crop, die) if area > 1.6 * die * die else [crop]
+        for piece in pieces:
+            contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            contour = max(contours, key=cv2.contourArea) + np.array([x, y], np.int32)
+            piece_area = cv2.contourArea(contour)
+            if piece_area < (0.35 * die) ** 2:
+                continue
+            (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+            at_edge = bool(
+                np.any(border[contour[:, 0, 1], contour[:, 0, 0]])
+                or contour[:, 0, 0].min() <= 0
+                or contour[:, 0, 1].min() <= 0
+                or contour[:, 0, 0].max() >= size[0] - 1
+                or contour[:, 0, 1].max() >= size[1] - 1
+            )
+            inv = 1.0 / scale
+            full_contour = np.round(contour * inv).astype(np.int32)
+            bodies.append(
+                Body(
+                    centre=(cx * inv, cy * inv),
+                    size=float(np.sqrt(piece_area)) * inv,
+                    rect=((cx * inv, cy * inv), (rw * inv, rh * inv), angle),
+                    contour=full_contour,
+                    at_edge=at_edge,
+                    pieces=len(pieces),
+                )
+            )
+    return bodies

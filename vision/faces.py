@@ -1,0 +1,92 @@
+"""Which face do these pips show? Fit the pip layouts of faces 1..6 to pip centres.
+
+Pure geometry, no pixels. Every face layout is point-symmetric about the face centre, so the
+centre of the pips is the centre of the face; the layout is then fitted with a rotation and a
+scale (a similarity, never a mirror) in closed form with complex numbers (Procrustes), over
+the few pairings that keep the pips in angular order. The residual, measured in pip spacings,
+says how well the pips fit the face: a poor fit means "unreadable", not a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+# Pip layouts in units of the pip spacing (half the distance between corner pips), face centre
+# at 0. The centre pip, when there is one, is listed first.
+LAYOUTS: dict[int, tuple[complex, ...]] = {
+    1: (0j,),
+    2: (-1 - 1j, 1 + 1j),
+    3: (0j, -1 - 1j, 1 + 1j),
+    4: (-1 - 1j, 1 - 1j, 1 + 1j, -1 + 1j),
+    5: (0j, -1 - 1j, 1 - 1j, 1 + 1j, -1 + 1j),
+    6: (-1 - 1j, 1 - 1j, 1 + 0j, 1 + 1j, -1 + 1j, -1 + 0j),
+}
+HAS_CENTRE = {1: True, 2: False, 3: True, 4: False, 5: True, 6: False}
+
+
+@dataclass(frozen=True, slots=True)
+class FaceFit:
+    """The best fit of one face layout to a set of pips.
+
+    value: the face (number of pips); centre: (x, y) of the face centre in the pips' frame;
+    spacing: the fitted pip spacing in pixels; angle: the layout's rotation in degrees, modulo
+    90; error: the largest distance from a pip to its layout position, in pip spacings
+    (0 for a single pip, where no layout can be fitted).
+    """
+
+    value: int
+    centre: tuple[float, float]
+    spacing: float
+    angle: float
+    error: float
+
+
+def _angular_order(z: np.ndarray) -> np.ndarray:
+    return z[np.argsort(np.angle(z))]
+
+
+def _similarity(observed: np.ndarray, layout: np.ndarray) -> tuple[complex, float]:
+    """Least-squares a (scale and rotation as one complex) with observed ~ a * layout."""
+    a = complex(np.vdot(layout, observed) / np.vdot(layout, layout).real)
+    if abs(a) == 0:
+        return a, float("inf")
+    error = float(np.max(np.abs(observed - a * layout)) / abs(a))
+    return a, error
+
+
+def fit_face(points: np.ndarray) -> FaceFit | None:
+    """Fit the layout with as many pips as given; None for 0 or more than 6 pips.
+
+    points: (n, 2) float array of pip centres (x, y) in pixels.
+    """
+    points = np.asarray(points, dtype=float).reshape(-1, 2)
+    n = len(points)
+    if n not in LAYOUTS:
+        return None
+    z = points[:, 0] + 1j * points[:, 1]
+    centre = complex(z.mean())
+    z = z - centre
+    if n == 1:
+        return FaceFit(1, (centre.real, centre.imag), 0.0, 0.0, 0.0)
+    layout = np.array(LAYOUTS[n])
+    if HAS_CENTRE[n]:
+        middle = int(np.argmin(np.abs(z)))
+        rim = _angular_order(np.delete(z, middle))
+        head_obs, head_layout = z[middle : middle + 1], layout[:1]
+        rim_layout = _angular_order(layout[1:])
+    else:
+        rim = _angular_order(z)
+        head_obs, head_layout = z[:0], layout[:0]
+        rim_layout = _angular_order(layout)
+    best: tuple[float, complex] = (float("inf"), 0j)
+    for shift in range(len(rim)):
+        observed = np.concatenate([head_obs, np.roll(rim, shift)])
+        target = np.concatenate([head_layout, rim_layout])
+        a, error = _similarity(observed, target)
+        if error < best[0]:
+            best = (error, a)
+    error, a = best
+    angle = float(np.degrees(np.angle(a))) % 90.0
+    return FaceFit(n, (centre.real, centre.imag), abs(a), angle, error)
