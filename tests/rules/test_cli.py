@@ -1,0 +1,88 @@
+"""`azar-kiosk odds` and `azar-kiosk simulate`: the JSON shape fixed by issue 2, and errors."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from kiosk.cli import main
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def check_figure(figure: dict) -> float:
+    assert set(figure) == {"fraction", "float"}
+    assert float(Fraction(figure["fraction"])) == pytest.approx(figure["float"], rel=1e-15)
+    return figure["float"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "game", "variant"),
+    [
+        (["azar"], "azar", "card"),
+        (["azar", "--variant", "dante"], "azar", "dante"),
+        (["azar", "--variant", "rethrow"], "azar", "rethrow"),
+        (["azar", "--variant", "opponent-second"], "azar", "opponent-second"),
+    ],
+)
+def test_odds_json_for_azar(capsys: pytest.CaptureFixture[str], argv, game, variant) -> None:
+    data = run_json(capsys, "odds", *argv, "--json")
+    assert set(data) == {"game", "variant", "outcomes", "expected_throws"}
+    assert (data["game"], data["variant"]) == (game, variant)
+    assert set(data["outcomes"]) == {"caster_wins", "caster_loses"}
+    total = sum(Fraction(f["fraction"]) for f in data["outcomes"].values())
+    assert total == 1
+    for figure in data["outcomes"].values():
+        check_figure(figure)
+    assert check_figure(data["expected_throws"]) > 2
+
+
+def test_odds_json_for_medio_azar_adds_expected_stakes(capsys) -> None:
+    data = run_json(capsys, "odds", "medio-azar", "--json")
+    assert set(data) == {"game", "variant", "outcomes", "expected_throws", "expected_stakes"}
+    assert set(data["expected_stakes"]) == {"caster", "opponent"}
+    caster = check_figure(data["expected_stakes"]["caster"])
+    assert check_figure(data["expected_stakes"]["opponent"]) == -caster
+
+
+def test_odds_table_for_people(capsys) -> None:
+    assert main(["odds", "azar"]) == 0
+    out = capsys.readouterr().out
+    assert "caster wins" in out and "0.518772" in out and "expected throws" in out
+
+
+def test_simulate_json_gives_estimates_with_intervals(capsys) -> None:
+    data = run_json(capsys, "simulate", "medio-azar", "--games", "300", "--seed", "7", "--json")
+    assert (data["games"], data["seed"]) == (300, 7)
+    for estimate in [*data["outcomes"].values(), data["expected_throws"]]:
+        low, high = estimate["ci95"]
+        assert low <= estimate["float"] <= high
+    assert set(data["expected_stakes"]) == {"caster", "opponent"}
+    again = run_json(capsys, "simulate", "medio-azar", "--games", "300", "--seed", "7", "--json")
+    assert again == data  # a seed makes the run repeatable
+
+
+def test_simulate_table_shows_the_exact_value_alongside(capsys) -> None:
+    assert main(["simulate", "azar", "--variant", "dante", "--games", "200", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "95% interval" in out and "0.5008" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["odds", "marlota"], "no game called 'marlota'"),
+        (["odds", "azar", "--variant", "petrarch"], "its variants are: card, dante"),
+        (["simulate", "azar", "--games", "1"], "at least 2"),
+    ],
+)
+def test_bad_names_give_a_clear_message_not_a_traceback(capsys, argv, message) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert "Traceback" not in captured.err

@@ -1,0 +1,21 @@
+"""Finding a variant by name, and the messages that say what exists when none matches."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.rules import VARIANTS, UnknownVariant, find_variant
+
+
+def test_find_variant_gives_the_default_or_the_named_one() -> None:
+    assert find_variant("azar") is VARIANTS[0]
+    assert find_variant("Medio_Azar").game == "medio-azar"
+    assert find_variant("azar", "dante").name == "dante"
+    assert find_variant("azar", "opponent_second").name == "opponent-second"
+
+
+def test_unknown_names_list_what_exists() -> None:
+    with pytest.raises(UnknownVariant, match="azar, medio-azar"):
+        find_variant("marlota")
+    with pytest.raises(UnknownVariant, match="card, dante"):
+        find_variant("azar", "petrarch")
