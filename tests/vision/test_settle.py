@@ -1,0 +1,500 @@
+"""Settle detection, voting and one-answer-per-throw, on drawn frame sequences with a fake clock.
+
+The reader is not under test here: `ScriptedReader` answers from the dice the test drew, so the
+tests pin down what the settle and vote logic does with the reader's answers.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.calibration import Calibration
+from vision.reading import Die, RerollReason, Roll
+from vision.settle import (
+    FrameError,
+    RollVote,
+    SettleConfig,
+    SettleDetector,
+    SettleState,
+    ThrowWatcher,
+    changed_fraction,
+    same_dice,
+    shrink,
+)
+
+FPS = 30.0
+W, H = 640, 480
+PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+@functools.cache
+def _felt(width: int, height: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    grain = cv2.GaussianBlur(rng.normal(0, 10, (height, width)).astype(np.float32), (0, 0), 1.2)
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    light = 1.0 - 0.25 * (((xx - width / 2) / width) ** 2 + ((yy - height / 2) / height) ** 2)
+    base = np.array([50, 110, 45], np.float32)
+    image = (base[None, None, :] + grain[..., None]) * light[..., None]
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def felt(width: int = W, height: int = H, seed: int = 1) -> np.ndarray:
+    """A green felt tray floor with fine texture and a soft light falloff, BGR uint8."""
+    return _felt(width, height, seed).copy()
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A die as the test drew it: value, centre (x, y) in pixels, side, rotation in degrees."""
+
+    value: int
+    center: tuple[float, float]
+    size: float = 40.0
+    angle: float = 0.0
+
+
+def draw_die(image: np.ndarray, die: Drawn) -> None:
+    """Draws a white die with black pips, seen from above, in place (sub-pixel positions)."""
+    scale = 16  # cv2 drawing `shift` bits = 4
+    rotation = cv2.getRotationMatrix2D((0.0, 0.0), die.angle, 1.0)[:, :2]
+    half = die.size / 2
+    corners = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ rotation.T
+    corners = np.round((corners + die.center) * scale).astype(np.int32)
+    cv2.fillConvexPoly(image, corners, (235, 235, 228), cv2.LINE_AA, 4)
+    for px, py in PIPS[die.value]:
+        offset = np.array([px, py]) * die.size * 0.27 @ rotation.T
+        centre = np.round((offset + die.center) * scale).astype(np.int32)
+        cv2.circle(
+            image,
+            tuple(int(c) for c in centre),
+            round(die.size * 0.09 * scale),
+            (25, 25, 25),
+            -1,
+            cv2.LINE_AA,
+            4,
+        )
+
+
+def scene(
+    dice: list[Drawn] = (),
+    tray: np.ndarray | None = None,
+    hand: tuple[float, float] | None = None,
+    gain: float = 1.0,
+    noise: float = 0.0,
+    rng: np.random.Generator | None = None,
+) -> np.ndarray:
+    """A frame: the tray, the dice, an optional hand (a big skin-coloured blob) and forearm
+    reaching in from the bottom edge, a brightness gain, and Gaussian sensor noise."""
+    image = (felt() if tray is None else tray).copy()
+    for die in dice:
+        draw_die(image, die)
+    if hand is not None:
+        x, y = int(hand[0]), int(hand[1])
+        cv2.ellipse(image, (x, y), (70, 90), 20, 0, 360, (120, 150, 200), -1)
+        cv2.rectangle(image, (x - 45, y), (x + 45, H + 10), (110, 140, 190), -1)
+    if gain != 1.0 or noise:
+        work = image.astype(np.float32) * gain
+        if noise:
+            work += (rng or np.random.default_rng(0)).normal(0, noise, work.shape)
+        image = np.clip(work, 0, 255).astype(np.uint8)
+    return image
+
+
+THREE = [
+    Drawn(3, (200.0, 180.0), angle=10),
+    Drawn(5, (330.0, 260.0), angle=35),
+    Drawn(6, (450.0, 170.0), angle=70),
+]
+
+
+def empty_calibration(**kw) -> Calibration:
+    return Calibration(empty=felt(), **kw)
+
+
+def run(detector: SettleDetector, frames, t0: float = 0.0) -> list[tuple[float, SettleState]]:
+    """Feeds frames at FPS from t0; returns (t, state) per frame."""
+    out = []
+    for i, frame in enumerate(frames):
+        t = t0 + i / FPS
+        out.append((t, detector.update(frame, t)))
+    return out
+
+
+def throw_frames(dice: list[Drawn], moving: int = 15) -> list[np.ndarray]:
+    """Dice tumbling in from the left for `moving` frames, then the frame they land in."""
+    frames = []
+    for i in range(moving, 0, -1):
+        tumbling = [
+            Drawn(
+                (d.value + i) % 6 + 1,
+                (d.center[0] - 12 * i, d.center[1] + 3 * i),
+                d.size,
+                d.angle + 25 * i,
+            )
+            for d in dice
+        ]
+        frames.append(scene(tumbling))
+    frames.append(scene(dice))
+    return frames
+
+
+# --- the detector -------------------------------------------------------------------------
+
+
+def test_empty_tray_is_empty_once_still_for_a_window() -> None:
+    detector = SettleDetector(SettleConfig(still_for=0.3), empty_calibration())
+    states = run(detector, [scene()] * 20)
+    assert all(s is SettleState.MOVING for t, s in states if t < 0.3 - 1e-9)
+    assert all(s is SettleState.EMPTY for t, s in states if t >= 0.3)
+
+
+def test_dice_settle_exactly_one_window_after_they_stop() -> None:
+    config = SettleConfig(still_for=0.3)
+    detector = SettleDetector(config, empty_calibration())
+    run(detector, [scene()] * 12)
+    frames = throw_frames(THREE)
+    states = run(detector, frames + [frames[-1]] * 15, t0=1.0)
+    landed = 1.0 + (len(frames) - 1) / FPS
+    assert all(s is SettleState.MOVING for t, s in states if t < landed + 0.3 - 1e-9)
+    assert all(s is SettleState.SETTLED for t, s in states if t >= landed + 0.3 - 1e-9)
+    assert detector.cover > config.empty_cover
+
+
+def test_without_a_calibration_a_still_scene_is_settled() -> None:
+    detector = SettleDetector(SettleConfig(still_for=0.2))
+    states = run(detector, [scene(THREE)] * 10)
+    assert states[-1][1] is SettleState.SETTLED
+
+
+def test_sensor_noise_is_not_motion() -> None:
+    rng = np.random.default_rng(7)
+    detector = SettleDetector(SettleConfig(still_for=0.2), empty_calibration())
+    frames = [scene(THREE, noise=6.0, rng=rng) for _ in range(40)]
+    states = run(detector, frames)
+    assert all(s is SettleState.SETTLED for t, s in states if t >= 0.2)
+
+
+def test_lighting_flicker_is_not_motion() -> None:
+    """Mains flicker beating with the frame rate: the whole image brighter and darker by 12%."""
+    detector = SettleDetector(SettleConfig(still_for=0.2), empty_calibration())
+    frames = [scene(THREE, gain=1.0 + 0.12 * np.sin(i * 1.3)) for i in range(40)]
+    states = run(detector, frames)
+    assert all(s is SettleState.SETTLED for t, s in states if t >= 0.2)
+
+
+def test_a_hand_over_the_tray_is_moving_then_blocking_never_settled() -> None:
+    detector = SettleDetector(SettleConfig(still_for=0.2), empty_calibration())
+    run(detector, [scene(THREE)] * 10)
+    passing = [scene(THREE, hand=(100 + 20 * i, 300)) for i in range(15)]
+    resting = [scene(THREE, hand=(400, 300))] * 15
+    states = run(detector, passing + resting, t0=1.0)
+    assert {s for _, s in states[:15]} == {SettleState.MOVING}
+    assert states[-1][1] is SettleState.BLOCKED
+    assert SettleState.SETTLED not in {s for _, s in states}
+    after = run(detector, [scene(THREE)] * 10, t0=3.0)
+    assert after[0][1] is SettleState.MOVING and after[-1][1] is SettleState.SETTLED
+
+
+def test_slow_creep_below_the_frame_to_frame_threshold_is_still_motion() -> None:
+    """A die sliding a quarter pixel every frame: no two consecutive frames differ enough, but
+    the window's first frame does, so the scene never settles while it slides."""
+    config = SettleConfig(still_for=0.3)
+    frames = [scene([*THREE[:2], Drawn(6, (450.0 + 0.25 * i, 170.0), angle=70)]) for i in range(45)]
+    small = [shrink(f, config.work_width) for f in frames]
+    mask = np.full(small[0].shape, 255, np.uint8)
+    steps = [
+        changed_fraction(b, a, mask, config.motion_level) for a, b in itertools.pairwise(small)
+    ]
+    assert max(steps) <= config.motion_cover  # invisible frame to frame
+    detector = SettleDetector(config, empty_calibration())
+    states = run(detector, frames)
+    assert SettleState.SETTLED not in {s for _, s in states}
+
+
+def test_slow_daylight_drift_keeps_the_tray_empty_and_the_dice_settled() -> None:
+    """Ten minutes of light fading by 60% from one side, a frame every two seconds: the
+    empty-tray reference must follow the light, even while dice lie on the tray."""
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    calibration = empty_calibration()
+
+    def dusk(image: np.ndarray, k: float) -> np.ndarray:
+        shade = 1.0 - 0.6 * k * (xx / W)
+        return np.clip(image * shade[..., None], 0, 255).astype(np.uint8)
+
+    config = SettleConfig(still_for=0.3, max_gap=3.0)
+    detector = SettleDetector(config, calibration)
+    states = [detector.update(dusk(scene(), i / 300), 2.0 * i) for i in range(300)]
+    assert set(states[1:]) == {SettleState.EMPTY}
+    reader = ScriptedReader(THREE)
+    watcher = ThrowWatcher(reader, config, calibration)
+    answers = []
+    for i in range(300):
+        answers.append(watcher.update(dusk(scene(THREE), i / 300), 2.0 * i))
+        assert i < 1 or watcher.state is SettleState.SETTLED
+    assert [a.values for a in answers if a is not None] == [(3, 5, 6)]
+    assert reader.calls == config.votes
+
+
+def test_motion_outside_the_tray_polygon_is_ignored() -> None:
+    tray = np.array([[100, 80], [540, 80], [540, 400], [100, 400]], np.int32)
+    detector = SettleDetector(SettleConfig(still_for=0.2), empty_calibration(tray=tray))
+    frames = []
+    for i in range(30):  # somebody walking past in the strip left of the tray
+        frame = scene(THREE)
+        cv2.circle(frame, (40, 30 + 14 * i), 35, (30, 30, 30), -1)
+        frames.append(frame)
+    states = run(detector, frames)
+    assert all(s is SettleState.SETTLED for t, s in states if t >= 0.2)
+
+
+def test_time_going_backwards_or_a_stalled_camera_restarts_the_window() -> None:
+    config = SettleConfig(still_for=0.2, max_gap=1.0)
+    detector = SettleDetector(config, empty_calibration())
+    frame = scene(THREE)
+    assert run(detector, [frame] * 10)[-1][1] is SettleState.SETTLED
+    assert detector.update(frame, 0.05) is SettleState.MOVING  # clock went backwards
+    assert run(detector, [frame] * 10, t0=0.1)[-1][1] is SettleState.SETTLED
+    assert detector.update(frame, 5.0) is SettleState.MOVING  # 4.7 s without frames
+    assert detector.update(frame, 5.1) is SettleState.MOVING
+    assert detector.update(frame, 5.2) is SettleState.SETTLED
+
+
+def test_a_new_frame_size_restarts_and_a_mismatched_calibration_is_refused() -> None:
+    detector = SettleDetector(SettleConfig(still_for=0.1))
+    run(detector, [scene(THREE)] * 5)
+    small = cv2.resize(scene(THREE), (320, 240))
+    assert detector.update(small, 1.0) is SettleState.MOVING
+    assert detector.update(small, 1.2) is SettleState.SETTLED
+    calibrated = SettleDetector(SettleConfig(), empty_calibration())
+    with pytest.raises(FrameError, match="calibrate again"):
+        calibrated.update(small, 0.0)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        np.zeros((48, 64), np.float32),
+        np.zeros((48, 64, 2), np.uint8),
+        np.zeros((0, 64), np.uint8),
+        np.zeros(64, np.uint8),
+        [[0, 1], [2, 3]],
+    ],
+)
+def test_bad_frames_get_a_clear_error(frame) -> None:
+    with pytest.raises(FrameError, match="frame must be"):
+        SettleDetector().update(frame, 0.0)
+
+
+def test_grey_and_bgra_frames_are_accepted() -> None:
+    colour = scene(THREE)
+    grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+    bgra = cv2.cvtColor(colour, cv2.COLOR_BGR2BGRA)
+    for frame in (grey, bgra):
+        detector = SettleDetector(SettleConfig(still_for=0.1))
+        assert run(detector, [frame] * 5)[-1][1] is SettleState.SETTLED
+
+
+# --- the vote -----------------------------------------------------------------------------
+
+
+def roll(*dice: tuple[int, float, float], reason: RerollReason | None = None) -> Roll:
+    return Roll(tuple(Die(v, (x, y), 40.0, 0.9) for v, x, y in dice), reason)
+
+
+A = roll((3, 200, 180), (5, 330, 260), (6, 450, 170))
+
+
+def test_same_dice_matches_die_by_die_in_any_order_within_tolerance() -> None:
+    shuffled = roll((6, 455, 172), (3, 198, 181), (5, 330, 262))
+    assert same_dice(A, shuffled, 0.5)
+    assert not same_dice(A, roll((6, 450, 170), (3, 200, 180), (4, 330, 260)), 0.5)  # a value
+    assert not same_dice(A, roll((3, 200, 180), (5, 330, 260), (6, 480, 170)), 0.5)  # a place
+    assert not same_dice(A, roll((3, 200, 180), (5, 330, 260)), 0.5)  # a count
+    assert same_dice(roll(), roll(), 0.5)
+
+
+def test_the_vote_needs_consecutive_agreeing_reads_and_returns_one_of_them() -> None:
+    vote = RollVote(SettleConfig(votes=3))
+    odd = roll((3, 200, 180), (5, 330, 260), (5, 450, 170))
+    again = roll((5, 331, 259), (3, 201, 180), (6, 449, 171))
+    assert vote.add(A) is None
+    assert vote.add(odd) is None
+    assert vote.add(A) is None
+    assert vote.add(A) is None
+    assert vote.add(again) is again  # never an average: the newest reading itself
+
+
+def test_the_vote_agrees_on_a_reroll_reason() -> None:
+    vote = RollVote(SettleConfig(votes=2))
+    cocked = roll((3, 200, 180), reason=RerollReason.COCKED)
+    assert vote.add(roll(reason=RerollReason.GLARE)) is None
+    assert vote.add(cocked) is None
+    assert vote.add(cocked) is cocked
+
+
+def test_reads_that_keep_disagreeing_end_in_an_unreadable_reroll() -> None:
+    vote = RollVote(SettleConfig(votes=3, max_reads=6))
+    five = roll((3, 200, 180), (5, 330, 260), (5, 450, 170))
+    answers = [vote.add(A if i % 2 else five) for i in range(6)]
+    assert answers[:5] == [None] * 5
+    assert answers[5].reason is RerollReason.UNREADABLE
+    assert "disagree" in answers[5].detail
+
+
+def die_reads():
+    value = st.integers(1, 6)
+    where = st.sampled_from([(100.0, 100.0), (300.0, 100.0), (100.0, 300.0)])
+    one = st.tuples(value, where).map(lambda p: Die(p[0], p[1], 40.0, 0.9))
+    ok = st.lists(one, max_size=3, unique_by=lambda d: d.center).map(lambda ds: Roll(tuple(ds)))
+    bad = st.sampled_from(list(RerollReason)).map(lambda r: Roll((), r))
+    return st.lists(ok | bad, min_size=1, max_size=30)
+
+
+@settings(deadline=None, max_examples=200)
+@given(die_reads(), st.integers(1, 4))
+def test_an_answer_is_always_backed_by_the_votes_before_it(reads, votes) -> None:
+    config = SettleConfig(votes=votes, max_reads=12)
+    vote = RollVote(config)
+    for n, read in enumerate(reads, start=1):
+        answer = vote.add(read)
+        if answer is None:
+            assert n < config.max_reads
+            continue
+        if answer.ok:
+            assert answer is read and n >= votes
+            assert all(r.ok and same_dice(r, read, 0.5) for r in reads[n - votes : n])
+        else:
+            agreed = n >= votes and all(r.reason == read.reason for r in reads[n - votes : n])
+            assert agreed or (n == config.max_reads and answer.reason is RerollReason.UNREADABLE)
+        break
+
+
+# --- the watcher --------------------------------------------------------------------------
+
+
+@dataclass
+class ScriptedReader:
+    """Reads what the test says lies in the tray; counts its calls. Optional per-call overrides
+    play the reader's occasional odd answer."""
+
+    dice: list[Drawn]
+    odd: dict[int, Roll] = field(default_factory=dict)
+    calls: int = 0
+
+    def __call__(self, frame: np.ndarray) -> Roll:
+        self.calls += 1
+        if self.calls in self.odd:
+            return self.odd[self.calls]
+        dice = tuple(Die(d.value, d.center, d.size, 0.95) for d in self.dice)
+        if len(dice) != 3:
+            return Roll(dice, RerollReason.WRONG_COUNT)
+        return Roll(dice)
+
+
+def watch(watcher: ThrowWatcher, frames, t0: float) -> list[Roll]:
+    answers = []
+    for i, frame in enumerate(frames):
+        answer = watcher.update(frame, t0 + i / FPS)
+        if answer is not None:
+            answers.append(answer)
+    return answers
+
+
+def test_one_throw_gives_one_answer_and_reading_stops() -> None:
+    reader = ScriptedReader(THREE)
+    watcher = ThrowWatcher(reader, SettleConfig(still_for=0.3, votes=3), empty_calibration())
+    watch(watcher, [scene()] * 15, 0.0)
+    assert reader.calls == 0  # an empty tray is never read
+    frames = throw_frames(THREE)
+    answers = watch(watcher, frames + [frames[-1]] * 60, 1.0)
+    assert len(answers) == 1 and answers[0].ok and answers[0].values == (3, 5, 6)
+    assert reader.calls == 3
+
+
+def test_an_odd_read_delays_the_answer_but_does_not_change_it() -> None:
+    glare = Roll((), RerollReason.GLARE)
+    reader = ScriptedReader(THREE, odd={2: glare})
+    watcher = ThrowWatcher(reader, SettleConfig(still_for=0.3, votes=3), empty_calibration())
+    answers = watch(watcher, throw_frames(THREE) + [scene(THREE)] * 30, 0.0)
+    assert len(answers) == 1 and answers[0].ok and reader.calls == 5
+
+
+def test_a_hand_passing_over_still_dice_is_a_throw_that_was_not() -> None:
+    reader = ScriptedReader(THREE)
+    watcher = ThrowWatcher(reader, SettleConfig(still_for=0.3), empty_calibration())
+    first = watch(watcher, throw_frames(THREE) + [scene(THREE)] * 20, 0.0)
+    passing = [scene(THREE, hand=(60 + 35 * i, 250)) for i in range(16)]
+    second = watch(watcher, passing + [scene(THREE)] * 20, 2.0)
+    assert [a.values for a in first] == [(3, 5, 6)]
+    assert len(second) == 1 and second[0].reason is RerollReason.NOT_MOVED
+    assert second[0].values == (3, 5, 6)
+    assert reader.calls == 3  # the pixels alone told it: no read needed
+
+
+def test_a_coin_dropped_next_to_still_dice_is_caught_by_the_reading() -> None:
+    """The scene changed (a coin) but the dice read the same at the same places."""
+    reader = ScriptedReader(THREE)
+    watcher = ThrowWatcher(reader, SettleConfig(still_for=0.3), empty_calibration())
+    watch(watcher, throw_frames(THREE) + [scene(THREE)] * 20, 0.0)
+    with_coin = scene(THREE)
+    cv2.circle(with_coin, (560, 400), 22, (40, 160, 200), -1)
+    answers = watch(watcher, [scene(THREE, hand=(500, 350))] * 8 + [with_coin] * 20, 2.0)
+    assert [a.reason for a in answers] == [RerollReason.NOT_MOVED]
+
+
+def test_a_new_throw_after_an_answer_gets_a_new_answer() -> None:
+    reader = ScriptedReader(THREE)
+    watcher = ThrowWatcher(reader, SettleConfig(still_for=0.3), empty_calibration())
+    first = watch(watcher, throw_frames(THREE) + [scene(THREE)] * 20, 0.0)
+    pickup = [scene(THREE, hand=(300, 250 + 5 * i)) for i in range(10)] + [scene()] * 15
+    again = [
+        Drawn(1, (160.0, 300.0)),
+        Drawn(2, (260.0, 120.0), angle=50),
+        Drawn(4, (420.0, 330.0), angle=20),
+    ]
+    reader.dice = again
+    second = watch(watcher, pickup + throw_frames(again) + [scene(again)] * 20, 2.0)
+    assert [a.values for a in first + second] == [(3, 5, 6), (1, 2, 4)]
+    assert all(a.ok for a in first + second)
+
+
+def test_a_single_noisy_frame_after_an_answer_is_not_a_new_throw() -> None:
+    reader = ScriptedReader(THREE)
+    watcher = ThrowWatcher(reader, SettleConfig(still_for=0.3), empty_calibration())
+    watch(watcher, throw_frames(THREE) + [scene(THREE)] * 20, 0.0)
+    blip = scene(THREE)
+    blip[200:260, 250:330] = 255  # one frame with a burst of glare
+    answers = watch(watcher, [blip] + [scene(THREE)] * 20, 2.0)
+    assert answers == [] and reader.calls == 3
+
+
+def test_a_settled_shadow_with_no_dice_is_read_but_never_announced() -> None:
+    reader = ScriptedReader([])
+    watcher = ThrowWatcher(reader, SettleConfig(still_for=0.2, votes=3), empty_calibration())
+    shadow = scene(gain=1.0)
+    cv2.circle(shadow, (320, 240), 40, (20, 50, 20), -1)
+    answers = watch(watcher, [shadow] * 40, 0.0)
+    assert answers == [] and reader.calls == 3
+
+
+def test_a_cocked_die_gives_one_reroll_for_the_throw() -> None:
+    cocked = Roll((), RerollReason.COCKED, "die 2 leans on the rim")
+    reader = ScriptedReader(THREE, odd={i: cocked for i in range(1, 100)})
+    watcher = ThrowWatcher(reader, SettleConfig(still_for=0.3), empty_calibration())
+    answers = watch(watcher, throw_frames(THREE) + [scene(THREE)] * 30, 0.0)
+    assert answers == [cocked]

@@ -1,0 +1,386 @@
+"""When to read: settle detection over a stream of frames, and a vote over the reads.
+
+A referee must read the dice once they are at rest, read each throw once, and never announce a
+reading that a single odd frame produced. Three small pieces do that, all pure (no camera, no
+threads, time passed in):
+
+- `SettleDetector.update(frame, t) -> SettleState` looks at a small grey copy of each frame and
+  says whether the tray is EMPTY, something is MOVING, a big object (a hand) is BLOCKING it, or the
+  dice have SETTLED: nothing changed for `still_for` seconds, compared frame to frame (fast
+  motion) and against the first frame of the still window (slow creep). Costs well under 1 ms
+  per frame: one grey conversion, one area downscale, a few array ops on ~160x120 pixels.
+- `RollVote.add(roll) -> Roll | None` takes the reader's `Roll` of each settled frame and answers
+  once `votes` consecutive reads agree die by die (same values at the same places) or agree on
+  the same reroll reason. It never averages: the answer is one frame's own reading. Reads that
+  keep disagreeing end in a reroll after `max_reads`.
+- `ThrowWatcher` wires both for the kiosk's vision worker and adds what neither knows alone: one
+  answer per throw, and `RerollReason.NOT_MOVED` when the scene settles again exactly as it was
+  at the last answer (a hand passed over the tray; nobody threw)::
+
+      watcher = ThrowWatcher(lambda frame: read_roll(frame, calibration), SettleConfig(),
+                             calibration)
+      for frame, t in camera:                 # t: monotonic seconds
+          roll = watcher.update(frame, t)     # reads only settled frames, votes, decides
+          if roll is not None:
+              events.put(roll)                # once per throw: ok, or a reroll with a reason
+
+Frames are BGR (h, w, 3), BGRA (h, w, 4) or grey (h, w) uint8 arrays (a camera's luma plane
+is the cheapest input). Changes in lighting are handled three ways: per-pixel thresholds sit
+well above sensor noise once the frame is averaged down; each comparison first matches the
+overall brightness of the two images (flicker, auto-exposure steps, clouds); and the empty-tray
+reference slowly follows the light while the tray is empty (daylight drift).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.reading import Die, RerollReason, Roll
+
+
+class FrameError(ValueError):
+    """A frame that cannot be looked at: wrong type, shape, or not matching the calibration."""
+
+
+class SettleState(StrEnum):
+    EMPTY = "empty"  # still, and nothing differs from the empty tray (needs a reference)
+    MOVING = "moving"  # something changed within the last `still_for` seconds
+    BLOCKED = "blocked"  # still, but too much of the tray is covered to be dice (a hand)
+    SETTLED = "settled"  # still for `still_for` seconds with something in the tray: read now
+
+
+@dataclass(frozen=True)
+class SettleConfig:
+    """Tuning of settle detection and voting. Thresholds are in grey levels (0..255) of the
+    averaged-down image and in fractions of the tray's area, so they do not depend on the
+    camera's resolution."""
+
+    still_for: float = 0.3  # seconds without change before the dice count as settled
+    work_width: int = 160  # width of the grey image the checks run on
+    motion_level: float = 12.0  # a pixel changed if it differs by more than this
+    motion_cover: float = 0.001  # the scene changed if more than this fraction of pixels did
+    empty_level: float = 20.0  # a pixel differs from the empty tray by more than this
+    empty_cover: float = 0.0007  # at most this fraction differing: the tray is empty
+    blocked_cover: float = 0.08  # more than this fraction differing: not dice, a hand
+    max_gap: float = 1.0  # a longer pause between frames counts as motion (camera stalled)
+    drift_rate: float = 0.05  # how fast the empty reference follows the light, per still frame
+    votes: int = 3  # consecutive agreeing reads needed for an answer
+    max_reads: int = 12  # reads of one still scene before giving up with a reroll
+    place_tolerance: float = 0.5  # dice agree if their centres are within this many die sizes
+    min_motion: float = 0.1  # after an answer, shorter stirs (noise, a fly) are not a new throw
+
+    def __post_init__(self) -> None:
+        if self.still_for < 0 or self.max_gap <= 0:
+            raise ValueError("still_for must be >= 0 and max_gap > 0")
+        if self.work_width < 16:
+            raise ValueError("work_width must be at least 16 pixels")
+        if not 1 <= self.votes <= self.max_reads:
+            raise ValueError("need 1 <= votes <= max_reads")
+        if not 0 <= self.empty_cover < self.blocked_cover <= 1:
+            raise ValueError("need 0 <= empty_cover < blocked_cover <= 1")
+
+
+def to_grey(frame: np.ndarray) -> np.ndarray:
+    """The frame as a 2-D uint8 grey image; raises FrameError for anything else than a
+    grey, BGR or BGRA uint8 image."""
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
+        raise FrameError("a frame must be a uint8 numpy array")
+    if frame.ndim == 2 and frame.size:
+        return frame
+    if frame.ndim == 3 and frame.shape[2] in (3, 4) and frame.shape[0] and frame.shape[1]:
+        code = cv2.COLOR_BGR2GRAY if frame.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
+        return cv2.cvtColor(frame, code)
+    raise FrameError(f"a frame must be (h, w), (h, w, 3) or (h, w, 4), not {frame.shape}")
+
+
+def work_size(shape: tuple[int, ...], work_width: int) -> tuple[int, int]:
+    """(width, height) of the small image for a frame of `shape`; never larger than the frame."""
+    h, w = shape[:2]
+    if w <= work_width:
+        return w, h
+    return work_width, max(1, round(h * work_width / w))
+
+
+def shrink(frame: np.ndarray, work_width: int) -> np.ndarray:
+    """A small float32 grey copy of the frame, averaged down (which also averages out noise)."""
+    grey = to_grey(frame)
+    size = work_size(grey.shape, work_width)
+    if size != (grey.shape[1], grey.shape[0]):
+        grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+    return grey.astype(np.float32)
+
+
+def changed_pixels(a: np.ndarray, b: np.ndarray, mask: np.ndarray, level: float) -> np.ndarray:
+    """uint8 mask (255) of the pixels inside `mask` where small images `a` and `b` differ by
+    more than `level`, after scaling `b` to the overall brightness of `a` (so flicker and
+    exposure steps do not count as change). `mask` is uint8, 255 inside the tray."""
+    mean_a = cv2.mean(a, mask)[0]
+    mean_b = cv2.mean(b, mask)[0]
+    if mean_b > 1.0:
+        b = b * np.float32(mean_a / mean_b)
+    differs = cv2.compare(cv2.absdiff(a, b), level, cv2.CMP_GT)
+    return cv2.bitwise_and(differs, mask)
+
+
+def changed_fraction(a: np.ndarray, b: np.ndarray, mask: np.ndarray, level: float) -> float:
+    """Fraction of the mask's pixels that `changed_pixels` finds changed."""
+    inside = cv2.countNonZero(mask)
+    if inside == 0:
+        return 0.0
+    return cv2.countNonZero(changed_pixels(a, b, mask, level)) / inside
+
+
+def tray_mask(size: tuple[int, int], frame_width: int, tray: np.ndarray | None) -> np.ndarray:
+    """uint8 mask (255 inside) of the tray polygon, drawn at the small image's `size`."""
+    width, height = size
+    if tray is None:
+        return np.full((height, width), 255, np.uint8)
+    mask = np.zeros((height, width), np.uint8)
+    polygon = np.round(np.asarray(tray, np.float64) * (width / frame_width)).astype(np.int32)
+    cv2.fillPoly(mask, [polygon.reshape(-1, 1, 2)], 255)
+    return mask
+
+
+class SettleDetector:
+    """Says, frame by frame, whether the tray is empty, moving, blocked or settled.
+
+    Feed every frame with its monotonic timestamp in seconds. With a calibration, only the tray
+    polygon is watched (people walking past the tray do not count) and its empty frame tells
+    EMPTY and BLOCKED apart from SETTLED; without one, a still scene is always SETTLED.
+    """
+
+    def __init__(
+        self, config: SettleConfig | None = None, calibration: Calibration | None = None
+    ) -> None:
+        self.config = config or SettleConfig()
+        self.calibration = calibration or Calibration()
+        self.state = SettleState.MOVING
+        self.motion = 0.0  # changed fraction against the previous frame (or the window start)
+        self.cover = 0.0  # fraction of the tray differing from the empty reference
+        self._shape: tuple[int, ...] | None = None
+        self._mask = np.zeros((0, 0), np.uint8)
+        self._empty: np.ndarray | None = None
+        self._previous: np.ndarray | None = None
+        self._anchor: np.ndarray | None = None  # a frame from up to two windows ago
+        self._anchor_t = 0.0
+        self._last_motion = 0.0  # time of the last frame that showed motion
+        self._last_t = 0.0
+
+    @property
+    def scene(self) -> np.ndarray | None:
+        """The small grey image of the last frame (float32), for comparing scenes later."""
+        return self._previous
+
+    def reset(self) -> None:
+        """Forget the frames seen so far; the next still window starts from scratch."""
+        self._previous = None
+        self._anchor = None
+        self.state = SettleState.MOVING
+
+    def same_scene(self, a: np.ndarray, b: np.ndarray) -> bool:
+        """Whether two small images from `scene` show the same tray: nothing moved between."""
+        if a.shape != b.shape:
+            return False
+        return changed_fraction(a, b, self._mask, self.config.motion_level) <= (
+            self.config.motion_cover
+        )
+
+    def update(self, frame: np.ndarray, t: float) -> SettleState:
+        """Take the next frame, taken at time `t` (seconds), and return the tray's state."""
+        config = self.config
+        small = shrink(frame, config.work_width)
+        if frame.shape != self._shape:
+            self._start(frame.shape)
+        if (
+            self._previous is None
+            or self._anchor is None
+            or t < self._last_t
+            or t - self._last_t > config.max_gap
+        ):
+            moving = True
+            self.motion = 1.0
+        else:
+            self.motion = max(
+                changed_fraction(small, self._previous, self._mask, config.motion_level),
+                changed_fraction(small, self._anchor, self._mask, config.motion_level),
+            )
+            moving = self.motion > config.motion_cover
+        if moving or t - self._anchor_t > 2 * config.still_for:
+            # creep is judged over one or two windows, so hours of daylight drift never add up
+            self._anchor, self._anchor_t = small, t
+        if moving:
+            self._last_motion = t
+        self._previous = small
+        self._last_t = t
+        self.state = SettleState.MOVING if moving else self._judge(small, t)
+        return self.state
+
+    @property
+    def last_motion(self) -> float:
+        """Time of the last frame that showed motion."""
+        return self._last_motion
+
+    def _judge(self, small: np.ndarray, t: float) -> SettleState:
+        """The state of a frame that did not move: still settling, or what is lying there."""
+        config = self.config
+        if t - self._last_motion < config.still_for:
+            return SettleState.MOVING
+        if self._empty is None:
+            return SettleState.SETTLED
+        differs = changed_pixels(small, self._empty, self._mask, config.empty_level)
+        self.cover = cv2.countNonZero(differs) / max(1, cv2.countNonZero(self._mask))
+        # The bare floor follows the light (daylight drift); dice and hands do not leak in.
+        cv2.accumulateWeighted(small, self._empty, config.drift_rate, cv2.bitwise_not(differs))
+        if self.cover <= config.empty_cover:
+            return SettleState.EMPTY
+        if self.cover > config.blocked_cover:
+            return SettleState.BLOCKED
+        return SettleState.SETTLED
+
+    def _start(self, shape: tuple[int, ...]) -> None:
+        """Set up masks and the reference for frames of a new shape."""
+        empty = self.calibration.empty
+        if empty is not None and empty.shape[:2] != shape[:2]:
+            raise FrameError(
+                f"frames are {shape[1]}x{shape[0]} but the tray was calibrated at "
+                f"{empty.shape[1]}x{empty.shape[0]}: calibrate again"
+            )
+        size = work_size(shape, self.config.work_width)
+        self._mask = tray_mask(size, shape[1], self.calibration.tray)
+        self._empty = None if empty is None else shrink(empty, self.config.work_width)
+        self._shape = shape
+        self.reset()
+
+
+def same_dice(a: Roll, b: Roll, tolerance: float) -> bool:
+    """Whether two readings agree die by die: as many dice, and each die of `a` has exactly one
+    die of `b` within `tolerance` die sizes of its centre, showing the same value."""
+    if len(a.dice) != len(b.dice):
+        return False
+    used: set[int] = set()
+    for die in a.dice:
+        near = [i for i, other in enumerate(b.dice) if _close(die, other, tolerance)]
+        if len(near) != 1 or near[0] in used or b.dice[near[0]].value != die.value:
+            return False
+        used.add(near[0])
+    return True
+
+
+def _close(a: Die, b: Die, tolerance: float) -> bool:
+    reach = tolerance * max(a.size, b.size, 1.0)
+    return (a.center[0] - b.center[0]) ** 2 + (a.center[1] - b.center[1]) ** 2 <= reach**2
+
+
+class RollVote:
+    """Turns the readings of one still scene into one answer, by agreement, never by average."""
+
+    def __init__(self, config: SettleConfig | None = None) -> None:
+        self.config = config or SettleConfig()
+        self._reads: list[Roll] = []
+
+    def clear(self) -> None:
+        """Start over: the scene moved, the reads so far belong to another throw."""
+        self._reads.clear()
+
+    def add(self, roll: Roll) -> Roll | None:
+        """Take one frame's reading; return the answer once there is one, else None.
+
+        The answer is the newest reading when the last `votes` readings are all ok and agree die
+        by die, or all reroll for the same reason. After `max_reads` readings without agreement
+        it is an UNREADABLE reroll carrying the newest reading's dice."""
+        self._reads.append(roll)
+        last = self._reads[-self.config.votes :]
+        if len(last) == self.config.votes and self._agree(last):
+            return roll
+        if len(self._reads) < self.config.max_reads:
+            return None
+        seen = Counter(read.reason or "ok" for read in self._reads)
+        summary = ", ".join(f"{count} {reason}" for reason, count in seen.most_common())
+        detail = f"reads of the still dice disagree ({summary})"
+        return Roll(roll.dice, RerollReason.UNREADABLE, detail)
+
+    def _agree(self, reads: list[Roll]) -> bool:
+        first = reads[0]
+        if first.ok:
+            tolerance = self.config.place_tolerance
+            return all(read.ok and same_dice(first, read, tolerance) for read in reads[1:])
+        return all(read.reason == first.reason for read in reads[1:])
+
+
+class ThrowWatcher:
+    """Frames in, one answer per throw out: settle, read, vote, and spot throws that weren't.
+
+    `read` turns a frame into the reader's Roll (normally `vision.reader.read_roll` with the
+    kiosk's calibration). It is only called for settled frames, and only until the throw has
+    its answer; then nothing is read until the scene moves again.
+    """
+
+    def __init__(
+        self,
+        read: Callable[[np.ndarray], Roll],
+        config: SettleConfig | None = None,
+        calibration: Calibration | None = None,
+    ) -> None:
+        self.config = config or SettleConfig()
+        self.detector = SettleDetector(self.config, calibration)
+        self.vote = RollVote(self.config)
+        self._read = read
+        self._answered = False  # this still scene has had its answer
+        self._stirred_at: float | None = None  # first unsettled frame after the answer
+        self._last_scene: np.ndarray | None = None  # the scene at the last answer
+        self._last_roll: Roll | None = None
+
+    @property
+    def state(self) -> SettleState:
+        return self.detector.state
+
+    def update(self, frame: np.ndarray, t: float) -> Roll | None:
+        """Take the next frame at time `t`; return the throw's answer on the frame it is known."""
+        state = self.detector.update(frame, t)
+        if state is not SettleState.SETTLED:
+            if self._stirred_at is None:
+                self._stirred_at = t
+            self._answered = False
+            self.vote.clear()
+            return None
+        stirred_at, self._stirred_at = self._stirred_at, None
+        scene = self.detector.scene
+        if self._answered:
+            self._last_scene = scene  # follow slow light changes while nothing happens
+            return None
+        if self._last_scene is not None and self.detector.same_scene(scene, self._last_scene):
+            stir = self.detector.last_motion - (t if stirred_at is None else stirred_at)
+            if stir < self.config.min_motion:
+                self._answered = True  # a flicker of noise: the old answer still stands
+                return None
+            return self._answer(self._not_moved(), scene)
+        answer = self.vote.add(self._read(frame))
+        if answer is None:
+            return None
+        if answer.reason is RerollReason.WRONG_COUNT and not answer.dice:
+            self._answered = True  # the reader sees no dice at all: a shadow, not a throw
+            self._last_scene = scene
+            return None
+        last = self._last_roll
+        if answer.ok and last is not None and same_dice(answer, last, self.config.place_tolerance):
+            answer = self._not_moved()
+        return self._answer(answer, scene)
+
+    def _not_moved(self) -> Roll:
+        dice = self._last_roll.dice if self._last_roll is not None else ()
+        return Roll(dice, RerollReason.NOT_MOVED, "the dice are where the last read left them")
+
+    def _answer(self, roll: Roll, scene: np.ndarray) -> Roll:
+        self._answered = True
+        self._last_scene = scene
+        if roll.reason is not RerollReason.NOT_MOVED:
+            self._last_roll = roll
+        self.vote.clear()
+        return roll
