@@ -127,7 +127,7 @@ class MedioAzarState:
             return state, ruling
         if total == self.chances[opponent]:
             return replace(self, phase=RECOVERY), Ruling(
-                "medio_azar.recovery_due", {"total": total}
+                "medio_azar.recovery_due", {"total": total, "seat": int(caster)}
             )
         state = replace(self, phase=CHASE, chances=self.chances.with_value(caster, total))
         ruling = Ruling("medio_azar.chance_for_caster", {"total": total, "seat": int(caster)})

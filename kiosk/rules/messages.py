@@ -1,8 +1,8 @@
 """Every message key the rules can emit, with a plain-English template for visitors.
 
 The UI translates these keys (gettext); the English here is the source text. Templates use
-only the ruling's own parameters, at most fifteen words each. Seats are passed as `seat`
-(0 or 1) for the UI to name the player; the templates speak to the table instead.
+only the ruling's own parameters, at most fifteen words each. `{seat}` is a seat number
+(0 or 1) that the UI replaces with the player's name before formatting.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ MESSAGES = MappingProxyType(
         "azar.phase.chase": "Throw in turn until one of the two chances comes up.",
         "azar.phase.over": "The game is over.",
         # Azar: rulings
-        "azar.azar_wins": "{total} is an azar on the first throw: the caster wins.",
-        "azar.chance_for_opponent": "{total} becomes the opponent's chance.",
-        "azar.reazar_loses": "{total} is a reazar: the thrower loses.",
-        "azar.encuentro_restart": "{total} again: an encuentro. Everything starts over.",
-        "azar.encuentro_rethrow": "{total} again: an encuentro. Throw again.",
-        "azar.chance_for_caster": "{total} becomes the caster's chance.",
-        "azar.chance_wins": "{total} comes up: its owner wins.",
-        "azar.azar_ignored": "{total} is an azar: it does not count now.",
+        "azar.azar_wins": "{total} is an azar on the first throw: {seat} wins.",
+        "azar.chance_for_opponent": "{total} is a chance: it belongs to {seat}.",
+        "azar.reazar_loses": "{total} is a reazar: {seat} loses.",
+        "azar.encuentro_restart": "{total} again: an encuentro. The game starts over.",
+        "azar.encuentro_rethrow": "{total} again: an encuentro. {seat} throws again.",
+        "azar.chance_for_caster": "{total} is a chance: it belongs to {seat}.",
+        "azar.chance_wins": "{total} is the chance of {seat}: {seat} wins.",
+        "azar.azar_ignored": "{total} is an azar: it does not count now. Throw again.",
         "azar.chance_ignored": "{total} is nobody's chance: throw again.",
         # Azar: outcomes
         "azar.won_by_azar": "Won with an azar on the first throw.",
@@ -49,16 +49,16 @@ MESSAGES = MappingProxyType(
         "medio_azar.phase.chase": "The first chance thrown wins the prize; azars raise it.",
         "medio_azar.phase.over": "The game is over.",
         # Medio azar: rulings
-        "medio_azar.throw_off_first": "{total} for the throw-off. Now the other player throws.",
+        "medio_azar.throw_off_first": "Throw-off: {seat} throws {total}. Now the other player.",
         "medio_azar.throw_off_tie": "{total} each: a tie. Throw off again.",
-        "medio_azar.throw_off_won": "{total} against {other_total}: the higher total starts.",
-        "medio_azar.azar_pays": "{total} is an azar: {stakes} stake won.",
-        "medio_azar.chance_for_opponent": "{total} is a reazar: it becomes the opponent's chance.",
-        "medio_azar.recovery_due": "{total} is the opponent's chance: throw again for an azar.",
-        "medio_azar.recovery_wins": "{total} is an azar: all {stakes} stakes on the table won.",
-        "medio_azar.new_opponent_chance": "{total} is the opponent's new chance. Play on.",
-        "medio_azar.chance_for_caster": "{total} is a reazar: it becomes the caster's chance.",
-        "medio_azar.chance_wins": "{total} comes up: its owner wins {stakes} stakes.",
+        "medio_azar.throw_off_won": "{total} against {other_total}: {seat} starts.",
+        "medio_azar.azar_pays": "{total} is an azar: {seat} wins {stakes} stake.",
+        "medio_azar.chance_for_opponent": "{total} is a reazar: it becomes the chance of {seat}.",
+        "medio_azar.recovery_due": "{total} is the opponent's chance: {seat} throws again.",
+        "medio_azar.recovery_wins": "{total} is an azar: {seat} takes all {stakes} stakes.",
+        "medio_azar.new_opponent_chance": "{total} is a reazar: it is now the chance of {seat}.",
+        "medio_azar.chance_for_caster": "{total} is a reazar: it becomes the chance of {seat}.",
+        "medio_azar.chance_wins": "{total} is the chance of {seat}: {seat} wins {stakes} stakes.",
         "medio_azar.prize_raised": "{total} is an azar: the prize rises to {prize} stakes.",
         "medio_azar.no_effect": "{total} is nobody's chance: throw again.",
         # Medio azar: outcomes
