@@ -40,6 +40,12 @@ class Body:
     pieces: int
 
     @property
+    def fill(self) -> float:
+        """Share of the rotated rectangle the body covers (about 0.9 for a die seen from above)."""
+        w, h = self.rect[1]
+        return float(self.size**2 / max(w * h, 1e-6))
+
+    @property
     def aspect(self) -> float:
         w, h = self.rect[1]
         return max(w, h) / max(min(w, h), 1e-6)
@@ -71,8 +77,7 @@ def foreground(lab: np.ndarray, tray: np.ndarray) -> np.ndarray:
     median = float(np.median(sample))
     mad = float(np.median(np.abs(sample - median)))
     threshold = max(MIN_DISTANCE, median + NOISE_FACTOR * 1.4826 * mad)
-    mask = (distance > threshold).astype(np.uint8) * 255
-    return mask
+    return (distance > threshold).astype(np.uint8) * 255
 
 
 def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:

@@ -31,7 +31,8 @@ class Spots:
     centres: (n, 2) float; diameters: (n,) float; contrast: Lab distance threshold used;
     glare: fraction of the face that is saturated; sharpness: edge width of the strongest
     edge, in die sides (large when blurred); face_*: the top face found (centre, side, aspect
-    of its bounding rectangle, rectangle angle in degrees).
+    of its bounding rectangle, rectangle angle in degrees); distance: (PATCH, PATCH) float32
+    distance of each patch pixel from the face colour.
     """
 
     centres: np.ndarray
@@ -43,6 +44,19 @@ class Spots:
     face_size: float
     face_aspect: float
     face_angle: float
+    distance: np.ndarray | None = None
+
+    def contrast_at(self, x: float, y: float, radius: float) -> float:
+        """Mean distance from the face colour in a disc (die units), 0 outside the patch."""
+        if self.distance is None:
+            return 0.0
+        unit = PATCH / PATCH_SPAN
+        mask = np.zeros((PATCH, PATCH), np.uint8)
+        centre = (round(PATCH / 2 + x * unit), round(PATCH / 2 + y * unit))
+        cv2.circle(mask, centre, max(1, round(radius * unit)), 1, cv2.FILLED)
+        if not mask.any():
+            return 0.0
+        return float(self.distance[mask > 0].mean())
 
 
 def die_patch(
@@ -151,6 +165,7 @@ def find_spots(patch: np.ndarray) -> Spots:
         face_size=float(np.sqrt(cv2.contourArea(outline))) / unit,
         face_aspect=max(fw, fh) / max(min(fw, fh), 1e-6),
         face_angle=float(fangle),
+        distance=distance,
     )
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.bodies import Body, find_bodies
 from vision.calibration import Calibration
-from vision.faces import FaceFit, fit_face
+from vision.faces import LAYOUTS, FaceFit, fit_face
 from vision.frame import frame_problem
 from vision.pips import Spots, die_patch, find_spots
 from vision.reading import Die, RerollReason, Roll
@@ -25,6 +25,9 @@ from vision.reading import Die, RerollReason, Roll
 MIN_BODY = 0.55
 MAX_BODY = 2.4
 MAX_ASPECT = 2.2  # longer bodies are not dice (a rim, a pencil)
+SQUARE_FILL = 0.8  # a body this full and this square looks like a die even when unread
+SQUARE_ASPECT = 1.25
+MIN_FILL = 0.6  # nor bodies covering less of their rectangle (a shoe, a cable, a shadow)
 OVERLAP_BODY = 1.3  # a body this much larger than a die is dice on top of one another
 COCKED_ASPECT = 1.3  # a leaning die shows its top face plus a side: an oblong body
 SPACING = (0.17, 0.36)  # pip spacing, in die sides
@@ -33,17 +36,23 @@ MAX_ANGLE = 18.0  # degrees between the pip layout and the die's edges
 MAX_OFFSET = 0.16  # face centre from body centre, die sides
 PIP_RATIO = 2.6  # largest over smallest pip diameter
 BLURRED = 0.09  # edge width, in die sides, above which a die is blurred
+GRID_OFF = 0.5  # an empty pip place differs from the face less than this share of a pip
 GLARED = 0.04  # fraction of saturated face pixels above which glare may hide pips
 
 
 @dataclass(frozen=True, slots=True)
 class DieReading:
-    """One candidate die and what came of it: a Die, or the reason it could not be read."""
+    """One candidate die and what came of it: a Die, or the reason it could not be read.
+
+    evidence: whether an unread candidate still looks like a die (a square body, or a face of
+    one colour with pip-like spots); one that does not is clutter and is left out.
+    """
 
     body: Body
     die: Die | None
     problem: RerollReason | None
     detail: str
+    evidence: bool = True
 
 
 def _tilt(a: float, b: float) -> float:
@@ -82,7 +91,44 @@ def read_face(spots: Spots) -> tuple[FaceFit | None, str]:
     tilt = _tilt(fit.angle, spots.face_angle)
     if tilt > MAX_ANGLE:
         return None, f"pips turned {tilt:.0f} degrees from the die"
+    return _check_grid(fit, spots)
+
+
+def _check_grid(fit: FaceFit, spots: Spots) -> tuple[FaceFit | None, str]:
+    """The nine pip places of the fitted face: pips where the layout has them, face elsewhere.
+
+    This catches a pip the spot finder missed (a 3 whose middle pip is faint is not a 2).
+    """
+    if fit.value == 1:
+        a = 0.28 * spots.face_size * np.exp(1j * np.radians(spots.face_angle))
+    else:
+        a = fit.spacing * np.exp(1j * np.radians(fit.angle))
+        # recover the fitted orientation: spacing/angle lose which way the layout points
+        a = _orient(fit, spots, a)
+    layout = set(LAYOUTS[fit.value])
+    radius = 0.3 * abs(a) * 0.9
+    on, off = [], []
+    for gx in (-1, 0, 1):
+        for gy in (-1, 0, 1):
+            place = complex(fit.centre[0], fit.centre[1]) + a * complex(gx, gy)
+            value = spots.contrast_at(place.real, place.imag, radius)
+            (on if complex(gx, gy) in layout else off).append(value)
+    if max(off) > GRID_OFF * min(on) or max(off) > spots.contrast:
+        return None, f"a pip where a {fit.value} has none"
     return fit, ""
+
+
+def _orient(fit: FaceFit, spots: Spots, a: complex) -> complex:
+    """Of the layout turned by a or by a quarter turn more, the one that fits the pips."""
+    z = spots.centres[:, 0] + 1j * spots.centres[:, 1] - complex(*fit.centre)
+    layout = np.array(LAYOUTS[fit.value])
+    best = a
+    best_cost = float("inf")
+    for turn in (a, a * 1j):
+        cost = float(np.sum(np.min(np.abs(z[:, None] - turn * layout[None, :]), axis=1)))
+        if cost < best_cost:
+            best, best_cost = turn, cost
+    return best
 
 
 def confidence(fit: FaceFit, spots: Spots) -> float:
@@ -95,52 +141,65 @@ def confidence(fit: FaceFit, spots: Spots) -> float:
     return round(float(np.clip(0.5 + 0.5 * margin, 0.0, 1.0)), 3)
 
 
-def read_body(frame: np.ndarray, body: Body, die_size: float) -> DieReading:
-    """Read one die body, or say why not."""
+def read_body(frame: np.ndarray, body: Body) -> DieReading:
+    """Read the top face of one die body, or say why not."""
+    square = body.fill >= SQUARE_FILL and body.aspect <= SQUARE_ASPECT
     if body.at_edge:
-        return DieReading(body, None, RerollReason.CUT, "die cut by the edge")
-    if body.size > OVERLAP_BODY * die_size:
-        return DieReading(body, None, RerollReason.OVERLAP, "dice on top of each other")
-    side = body.size
-    spots = find_spots(die_patch(frame, body.centre, side, body.rect[2]))
+        return DieReading(body, None, RerollReason.CUT, "die cut by the edge", body.fill >= 0.75)
+    spots = find_spots(die_patch(frame, body.centre, body.size, body.rect[2]))
     fit, why = read_face(spots)
     leaning = body.aspect > COCKED_ASPECT or spots.face_aspect > COCKED_ASPECT
     if fit is None:
+        evidence = square or (spots.face_size >= 0.5 and len(spots.centres) > 0)
         if spots.sharpness > BLURRED:
-            return DieReading(body, None, RerollReason.BLUR, f"blurred ({why})")
+            return DieReading(body, None, RerollReason.BLUR, f"blurred ({why})", evidence)
         if spots.glare > GLARED:
-            return DieReading(body, None, RerollReason.GLARE, f"glare ({why})")
+            return DieReading(body, None, RerollReason.GLARE, f"glare ({why})", evidence)
         if leaning:
-            return DieReading(body, None, RerollReason.COCKED, f"die leaning ({why})")
-        return DieReading(body, None, RerollReason.UNREADABLE, why)
+            return DieReading(body, None, RerollReason.COCKED, f"die leaning ({why})", evidence)
+        return DieReading(body, None, RerollReason.UNREADABLE, why, evidence)
     if leaning:
         return DieReading(body, None, RerollReason.COCKED, "die leaning")
     die = Die(
         value=fit.value,
         center=(round(body.centre[0], 1), round(body.centre[1], 1)),
-        size=round(side, 1),
+        size=round(body.size * spots.face_size, 1),
         confidence=confidence(fit, spots),
     )
     return DieReading(body, die, None, "")
 
 
+def _die_like(body: Body) -> bool:
+    return body.aspect <= MAX_ASPECT and body.fill >= MIN_FILL
+
+
 def read_dice(
     frame: np.ndarray, calibration: Calibration | None = None
 ) -> tuple[list[DieReading], float]:
-    """Every die candidate in the frame with its reading, and the die size used (pixels)."""
-    bodies = find_bodies(frame, calibration)
+    """Every die candidate in the frame with its reading, and the die size used (pixels).
+
+    The die size is the calibrated one, else the median of the dice read, else the median of
+    the die-like bodies; bodies much smaller are specks, much larger are not dice.
+    """
+    bodies = [b for b in find_bodies(frame, calibration) if _die_like(b)]
     if not bodies:
         return [], 0.0
+    readings = [read_body(frame, body) for body in bodies]
     if calibration is not None and calibration.die_size:
         die_size = float(calibration.die_size)
     else:
-        die_size = float(np.median([b.size for b in bodies]))
-    candidates = [
-        b
-        for b in bodies
-        if MIN_BODY * die_size <= b.size <= MAX_BODY * die_size and b.aspect <= MAX_ASPECT
-    ]
-    return [read_body(frame, body, die_size) for body in candidates], die_size
+        read = [r.body.size for r in readings if r.die is not None]
+        die_size = float(np.median(read or [b.size for b in bodies]))
+    kept = []
+    for reading in readings:
+        size = reading.body.size / die_size
+        if size < MIN_BODY or size > MAX_BODY or not reading.evidence:
+            continue
+        if size > OVERLAP_BODY and reading.problem is not RerollReason.CUT:
+            why = "dice on top of each other" + (f" ({reading.detail})" if reading.die else "")
+            reading = DieReading(reading.body, None, RerollReason.OVERLAP, why)
+        kept.append(reading)
+    return kept, die_size
 
 
 def decide(readings: list[DieReading], expect: int | None) -> Roll:
