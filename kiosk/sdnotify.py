@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Mapping
 
 
-def notify(state: str, environ: os._Environ[str] | dict[str, str] | None = None) -> bool:
-    """Send `state` (e.g. "READY=1", "WATCHDOG=1") to systemd. Returns False when not under it."""
+def notify(state: str, environ: Mapping[str, str] | None = None) -> bool:
+    """Send `state` (e.g. "READY=1", "WATCHDOG=1") to systemd. Returns False when not under it.
+
+    Never raises: a lost notification costs at worst a watchdog restart, a crash would cost more.
+    """
     env = os.environ if environ is None else environ
     address = env.get("NOTIFY_SOCKET")
     if not address:
@@ -22,12 +26,12 @@ def notify(state: str, environ: os._Environ[str] | dict[str, str] | None = None)
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
             sock.connect(address)
             sock.sendall(state.encode("utf-8"))
-    except OSError:
+    except (OSError, ValueError):  # ValueError: text that cannot be encoded, NUL in a path
         return False
     return True
 
 
-def watchdog_interval(environ: os._Environ[str] | dict[str, str] | None = None) -> float | None:
+def watchdog_interval(environ: Mapping[str, str] | None = None) -> float | None:
     """Seconds between WATCHDOG=1 pings systemd expects (half its timeout), or None if unset."""
     env = os.environ if environ is None else environ
     usec = env.get("WATCHDOG_USEC")
@@ -35,6 +39,7 @@ def watchdog_interval(environ: os._Environ[str] | dict[str, str] | None = None) 
     if not usec or (pid and pid != str(os.getpid())):
         return None
     try:
-        return int(usec) / 2_000_000
+        microseconds = int(usec)
     except ValueError:
         return None
+    return microseconds / 2_000_000 if microseconds > 0 else None
