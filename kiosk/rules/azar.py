@@ -36,7 +36,9 @@ class AzarRules:
     """One reading of Azar.
 
     azari: the totals that win on the first throw and lose (as reazar) on the second.
-    opponent_throws_second: the opponent, not the caster, makes the second throw.
+    opponent_throws_second: the opponent, not the caster, makes the second throw. Results
+        still follow roles, not hands: a reazar loses for the caster ("the first player
+        loses"), a chance belongs to its owner whoever throws it.
     encuentro_restarts: a second throw equal to the opponent's chance restarts the game;
         otherwise it is ignored and the same player throws again.
     """
@@ -101,8 +103,8 @@ class AzarState:
     def _second_throw(self, total: int) -> tuple[AzarState, Ruling]:
         thrower = self.to_throw
         if total in self.rules.azari:
-            ruling = Ruling("azar.reazar_loses", {"total": total, "seat": int(thrower)})
-            return self._end(thrower.other, "azar.lost_by_reazar"), ruling
+            ruling = Ruling("azar.reazar_loses", {"total": total, "seat": int(self.caster)})
+            return self._end(self.caster.other, "azar.lost_by_reazar"), ruling
         if total == self.chances[self.caster.other]:
             if self.rules.encuentro_restarts:
                 restart = self.rules.new_game(self.caster)

@@ -104,7 +104,8 @@ def test_opponent_second_variant_gives_the_second_throw_to_the_opponent() -> Non
     assert game.state.to_throw is Seat.ONE  # then turns alternate
 
 
-def test_opponent_second_variant_reazar_loses_for_its_thrower() -> None:
+def test_opponent_second_variant_reazar_still_loses_for_the_caster() -> None:
+    # "The first player loses": the reazar is the caster's loss whoever throws it.
     game, rulings = play_totals(OPPONENT_SECOND, [9, 4])
-    assert str(rulings[-1]) == "azar.reazar_loses{total=4, seat=1}"
-    assert game.state.outcome == Outcome(Seat.ONE, "azar.lost_by_reazar", 1)
+    assert str(rulings[-1]) == "azar.reazar_loses{total=4, seat=0}"
+    assert game.state.outcome == Outcome(Seat.TWO, "azar.lost_by_reazar", 1)
