@@ -1,0 +1,55 @@
+"""How the real dice reader does on the simulated tray's settled frames (prints figures).
+
+Usage: .venv/bin/python tests/hardware/sim_reader_eval.py [throws] [seed]
+Counts, over ordinary throws and each hazard: ok and right, reroll (by reason), ok but wrong.
+A referee may reroll an ordinary throw now and then; it must never be ok and wrong.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+
+from hardware.sim import Hazard, SimulatedTray
+from vision.calibration import Calibration
+from vision.reader import read_roll
+
+
+def main(throws: int = 200, seed: int = 1) -> int:
+    clock = [0.0]
+    tray = SimulatedTray(seed=seed, clock=lambda: clock[0])
+    tray.open()
+    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    failures = Path("/tmp/sim-reader-failures")
+    failures.mkdir(exist_ok=True)
+    wrong_total = 0
+    for hazard in (None, *Hazard):
+        count = throws if hazard is None else max(20, throws // 5)
+        tally: Counter[str] = Counter()
+        for n in range(count):
+            tray.throw(hazard=hazard)
+            clock[0] += tray.settle_time + 0.5
+            frame = tray.read().image
+            roll = read_roll(frame, expect=3, calibration=calibration)
+            truth = sorted(tray.last_values)
+            if roll.ok and sorted(roll.values) == truth and hazard in (None, Hazard.TOUCHING):
+                tally["ok and right"] += 1
+            elif roll.ok:
+                tally["OK BUT WRONG"] += 1
+                wrong_total += 1
+                cv2.imwrite(str(failures / f"{hazard or 'plain'}-{n}-wrong.png"), frame)
+            else:
+                tally[f"reroll {roll.reason}"] += 1
+                if hazard is None:
+                    cv2.imwrite(str(failures / f"plain-{n}-{roll.reason}.png"), frame)
+        name = hazard.value if hazard else "ordinary"
+        print(f"{name:10s} {count:4d} throws: " + ", ".join(f"{k} {v}" for k, v in tally.items()))
+    print(f"frames saved under {failures}")
+    return 1 if wrong_total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*(int(a) for a in sys.argv[1:3])))
