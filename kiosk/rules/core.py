@@ -11,6 +11,7 @@ from enum import IntEnum
 from fractions import Fraction
 from functools import cache
 from itertools import product
+from numbers import Integral
 from typing import Generic, TypeVar
 
 DIE_FACES = range(1, 7)
@@ -58,12 +59,15 @@ class Throw:
             raise InvalidThrow(f"a throw is three dice, got {dice!r}")
         if len(dice) != DICE_PER_THROW:
             raise InvalidThrow(f"a throw is three dice, got {len(dice)}: {tuple(dice)!r}")
+        values = []
         for value in dice:
-            if isinstance(value, bool) or not isinstance(value, int):
+            # Any whole number (numpy's too, from the reader), but not True/False.
+            if isinstance(value, bool) or not isinstance(value, Integral):
                 raise InvalidThrow(f"a die shows a whole number from 1 to 6, got {value!r}")
-            if value not in DIE_FACES:
+            if int(value) not in DIE_FACES:
                 raise InvalidThrow(f"a die shows 1 to 6, got {value} in {tuple(dice)!r}")
-        object.__setattr__(self, "dice", tuple(dice))
+            values.append(int(value))
+        object.__setattr__(self, "dice", tuple(values))
 
     @property
     def total(self) -> int:

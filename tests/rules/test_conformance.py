@@ -9,7 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.rules import MESSAGES, VARIANTS, Game, GameOver, Seat, Throw, Variant, replay
+from kiosk.rules import (
+    MESSAGES,
+    VARIANTS,
+    Game,
+    GameOver,
+    InvalidThrow,
+    Seat,
+    Throw,
+    Variant,
+    replay,
+)
 
 die = st.integers(min_value=1, max_value=6)
 throws = st.lists(st.tuples(die, die, die).map(Throw), max_size=80)
@@ -79,6 +89,17 @@ def test_undo_returns_to_the_previous_state(
     before = replay(variant, game.throws[:-1], first)
     assert game.undo().state == before
     assert len(game.rulings) == len(game.throws)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=variant_ids)
+@pytest.mark.parametrize("dice", [(0, 1, 2), (1, 7, 2), (6, 6), (1, 2, 3, 4)])
+def test_a_refused_throw_leaves_the_game_as_it_was(variant: Variant, dice: tuple) -> None:
+    game = Game(variant)
+    game.play((2, 3, 5))
+    before = (game.state, game.throws, game.rulings)
+    with pytest.raises(InvalidThrow):
+        game.play(dice)
+    assert (game.state, game.throws, game.rulings) == before
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=variant_ids)

@@ -40,6 +40,15 @@ def test_a_throw_sums_its_dice_and_keeps_them() -> None:
     assert throw == Throw((6, 5, 1))
 
 
+def test_whole_numbers_from_the_reader_become_plain_ints() -> None:
+    import numpy as np
+
+    throw = Throw(tuple(np.array([1, 6, 3], dtype=np.int64)))  # type: ignore[arg-type]
+    assert throw.dice == (1, 6, 3) and all(type(v) is int for v in throw.dice)
+    with pytest.raises(InvalidThrow):
+        Throw(tuple(np.array([0, 6, 3])))  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("total", range(3, 19))
 def test_with_total_gives_a_valid_throw_of_that_total(total: int) -> None:
     assert Throw.with_total(total).total == total
