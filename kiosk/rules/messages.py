@@ -28,7 +28,7 @@ MESSAGES = MappingProxyType(
         "azar.chance_ignored": "{total} is nobody's chance: throw again.",
         # Azar: outcomes
         "azar.won_by_azar": "Won with an azar on the first throw.",
-        "azar.lost_by_reazar": "Won because the other player threw a reazar.",
+        "azar.lost_by_reazar": "A reazar on the second throw: the caster loses.",
         "azar.won_by_chance": "Won when the winner's chance came up first.",
         # Azar: variants
         "azar.title.card": "Azar",
