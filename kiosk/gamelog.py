@@ -237,6 +237,14 @@ class GameLog:
             (self.clock(), winner, reason, stakes, game_id),
         )
 
+    def reopen(self, game_id: int) -> None:
+        """A correction or undo took back the throw that ended the game."""
+        self._write(
+            "UPDATE games SET status='playing', ended=NULL, winner=NULL, reason=NULL, stakes=NULL"
+            " WHERE id=?",
+            (game_id,),
+        )
+
     def abandon(self, game_id: int) -> None:
         self._write(
             "UPDATE games SET status='abandoned', ended=? WHERE id=? AND status='playing'",

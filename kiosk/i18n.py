@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gettext
 import logging
-from enum import IntEnum
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -47,7 +46,7 @@ class Translator:
 
     def ruling(self, key: str, params: dict | None = None) -> str:
         """One ruling as a sentence in this language (`key` is a rules MESSAGES key)."""
-        from kiosk.rules import MESSAGES  # the engine owns the keys and English templates
+        from kiosk.rules.messages import MESSAGES  # the engine owns the keys and English templates
 
         template = MESSAGES.get(key)
         if template is None:
@@ -61,11 +60,11 @@ class Translator:
             return template
 
     def format_params(self, params: dict) -> dict:
-        """Ruling parameters as words: seats become "Player 1", others stay as they are."""
+        """Ruling parameters as words: seats (0, 1) become "Player 1", "Player 2"."""
         out = {}
         for name, value in params.items():
-            if isinstance(value, IntEnum) and type(value).__name__ == "Seat":
-                out[name] = self.player(value)
+            if name == "seat" or name.endswith("_seat"):
+                out[name] = self.player(int(value))
             elif isinstance(value, tuple | list):
                 out[name] = ", ".join(str(v) for v in value)
             else:

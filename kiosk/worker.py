@@ -22,15 +22,18 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from vision.reading import Die, Roll
+from vision.reading import Die, RerollReason, Roll
 
 log = logging.getLogger(__name__)
 
 
 class Watcher(Protocol):
-    """What the worker needs from the settle detector: fed frames, answers rolls."""
+    """What the worker needs from `vision.settle.ThrowWatcher`: frames in, one roll per throw."""
 
-    def feed(self, image: np.ndarray, t: float) -> tuple[str, Roll | None]: ...
+    @property
+    def state(self) -> str: ...
+
+    def update(self, frame: np.ndarray, t: float) -> Roll | None: ...
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,7 @@ class VisionWorker:
         self._thread: threading.Thread | None = None
         self.camera_ok: bool | None = None  # None until the first frame or failure
         self.frames = 0
+        self._bad_frame = False  # the last frame could not be looked at
 
     # -- main-thread side ------------------------------------------------------------------------
     def start(self) -> None:
@@ -149,7 +153,16 @@ class VisionWorker:
     def step(self, image: np.ndarray, t: float) -> None:
         """Handle one frame: watch it, post a throw if one settled, refresh the preview."""
         self.frames += 1
-        motion, roll = self.watcher.feed(image, t)
+        try:
+            roll = self.watcher.update(image, t)
+            motion = str(getattr(self.watcher, "state", ""))
+        except ValueError as error:  # a garbage frame (vision.settle.FrameError): ask to rethrow
+            if not self._bad_frame:
+                log.warning("unusable frame: %s", error)
+                self.events.put(RollRead(Roll((), RerollReason.BAD_FRAME, str(error)), t))
+            self._bad_frame = True
+            return
+        self._bad_frame = False
         if roll is not None:
             self.events.put(RollRead(roll, t))
         self._serve_requests(image)

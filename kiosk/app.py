@@ -1,0 +1,461 @@
+"""The kiosk application: the one place that wires camera, reader, buttons, log and screens.
+
+A fixed-step main loop (`Kiosk.run`) reads pygame input and the one event queue (buttons from
+their GPIO thread, throws and camera status from the vision worker), updates the current scene,
+draws it, and pings systemd's watchdog. Nothing in the loop waits for the camera or the disk
+beyond one committed SQLite insert per throw.
+
+A scene that raises is logged and replaced by a calm message and a safe scene: visitors never
+see a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from kiosk import sdnotify
+from kiosk.gamelog import GameLog
+from kiosk.i18n import Translator
+from kiosk.ui import draw, theme
+from kiosk.ui.layout import Layout
+from kiosk.ui.match import Match
+from kiosk.ui.scene import Scene
+from kiosk.worker import CameraStatus, RollRead
+
+log = logging.getLogger(__name__)
+
+STEP = 1 / 30  # seconds of game time per update
+MAX_CATCH_UP = 5  # updates per frame at most, after a stall
+FPS = 30
+
+
+class ScaledClock:
+    """Monotonic time running `speed` times faster (the autoplay demo and tests use it)."""
+
+    def __init__(self, speed: float = 1.0, base: Callable[[], float] = time.monotonic) -> None:
+        self.speed = speed
+        self.base = base
+        self._start = base()
+
+    def __call__(self) -> float:
+        return self._start + (self.base() - self._start) * self.speed
+
+
+class Kiosk:
+    """The running application. Hardware is handed in, so tests can build it headless."""
+
+    def __init__(
+        self,
+        config: Any,
+        screen: pygame.Surface,
+        gamelog: GameLog,
+        *,
+        worker: Any = None,
+        tray: Any = None,
+        lights: Any = None,
+        keys: Any = None,
+        events: queue.Queue | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        language: str | None = None,
+        demo: bool = False,
+        screenshots: Path | None = None,
+    ) -> None:
+        from kiosk.ui.scenes import SCENES
+
+        self.config = config
+        self.screen = screen
+        self.layout = Layout(*screen.get_size())
+        self.log = gamelog
+        self.worker = worker
+        self.tray = tray
+        self.lights = lights
+        self.keys = keys
+        self.events: queue.Queue = events if events is not None else queue.Queue()
+        self.clock = clock
+        self.default_language = language or config.kiosk.language
+        self.tr = Translator(self.default_language)
+        self.demo = demo
+        self.screenshots = screenshots
+        self.match: Match | None = None
+        self.camera_ok = worker is not None
+        self.notice: str | None = None  # a calm message after an error, shown for a while
+        self.notice_until = 0.0
+        self.running = True
+        self.frames = 0
+        self.last_activity = clock()
+        self._last_view: tuple | None = None
+        self._shots = 0
+        self._carry = 0.0  # game time not yet consumed by fixed steps
+        self.reads = 0  # throws the reader has answered (the autoplay waits on it)
+        self.data_dir: Path = Path(".")
+        self.closers: list[Any] = []
+        self.scenes: dict[str, Scene] = {name: cls(self) for name, cls in SCENES.items()}
+        self.scene: Scene = self.scenes["attract"]
+        self.previous = "attract"
+        self.scene.enter()
+        resumed = Match.resume(gamelog)
+        if resumed is not None:
+            log.info("resuming game %s after %d throws", resumed.game_id, len(resumed.entries))
+            self.match = resumed
+            self.goto("result" if resumed.is_over else "play")
+
+    # -- scenes ------------------------------------------------------------------------------
+    def goto(self, name: str, **options) -> None:
+        if self.scene.name != "maintenance":
+            self.previous = self.scene.name
+        self.scene = self.scenes[name]
+        self.scene.enter(**options)
+        self.show_turn()
+
+    def set_language(self, language: str) -> None:
+        if language != self.tr.language:
+            self.tr = Translator(language)
+
+    def safe_scene(self) -> str:
+        return "play" if self.match is not None and not self.match.is_over else "attract"
+
+    def fail(self, where: str) -> None:
+        """Log the exception being handled and show a calm message instead of a traceback."""
+        log.exception("error in %s", where)
+        self.say(self.tr("Something went wrong. The table starts again."))
+        try:
+            self.goto(self.safe_scene())
+        except Exception:
+            log.exception("cannot return to a safe scene")
+            self.scene = self.scenes["attract"]
+
+    def apply_calibration(self, calibration: Any) -> str:
+        """A new tray calibration from the maintenance screen: the watcher starts over with it."""
+        if self.worker is None:
+            return self.tr("No camera.")
+        self.worker.watcher = build_watcher(self.config, calibration)
+        return self.tr("Calibrated.")
+
+    def say(self, message: str, seconds: float = 6.0) -> None:
+        self.notice = message
+        self.notice_until = self.clock() + seconds
+
+    # -- the game ----------------------------------------------------------------------------
+    def new_match(self, variant) -> None:
+        from kiosk.rules import Seat
+
+        if self.match is not None and not self.match.is_over:
+            self.match.abandon()
+        self.match = Match.start(variant, self.log, Seat.ONE)
+        if self.worker is not None and hasattr(self.worker, "forget_last"):
+            self.worker.forget_last()
+        self.goto("play")
+
+    def throw_dice(self) -> bool:
+        """Demo mode: throw the simulated tray's dice. False when there is no tray."""
+        if self.tray is None:
+            return False
+        try:
+            self.tray.throw()
+        except Exception:
+            log.exception("simulated throw")
+            return False
+        return True
+
+    def show_turn(self) -> None:
+        """The LEDs say whose throw it is (or nothing outside a game)."""
+        if self.lights is None:
+            return
+        try:
+            playing = self.scene.name == "play" and self.match is not None
+            if playing and not self.match.is_over:
+                self.lights.show_turn(self.match.to_throw)
+                self.lights.waiting(True)
+            else:
+                self.lights.show_turn(None)
+                self.lights.waiting(False)
+        except Exception:
+            log.exception("lights")
+
+    def idle_for(self) -> float:
+        return self.clock() - self.last_activity
+
+    # -- input -------------------------------------------------------------------------------
+    def press(self, button: str, kind: str = "press") -> None:
+        """Put a button event on the queue, as the GPIO thread does (autoplay uses this)."""
+        from hardware.buttons import ButtonEvent
+
+        self.events.put(ButtonEvent(button, kind, self.clock()))
+
+    def pump(self) -> None:
+        """pygame's own events (window close, keys, touches) into the one queue."""
+        now = self.clock()
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                self.running = False
+            elif self.keys is not None:
+                for button_event in self.keys.handle(event, now):
+                    self.events.put(button_event)
+        if self.keys is not None:
+            for button_event in self.keys.poll(now):
+                self.events.put(button_event)
+
+    def dispatch(self, event) -> None:
+        """One event from the queue, to the kiosk or to the current scene."""
+        if isinstance(event, CameraStatus):
+            self.camera_ok = event.ok
+            if not event.ok:
+                log.warning("camera lost: %s", event.detail)
+        elif isinstance(event, RollRead):
+            self.last_activity = self.clock()
+            self.reads += 1
+        elif hasattr(event, "button"):
+            self.last_activity = self.clock()
+            if self.scenes["idle"].asking:
+                self.scenes["idle"].asking = False
+                return  # the press only answers "still playing?"
+            if event.button == "ok" and event.kind == "hold":
+                if self.scene.name == "maintenance":
+                    self.goto(self.previous)
+                else:
+                    self.goto("maintenance")
+                return
+            self.scene.on_button(event.button, event.kind)
+            return
+        self.scene.on_event(event)
+
+    def drain(self) -> None:
+        while True:
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                self.dispatch(event)
+            except Exception:
+                self.fail(f"{self.scene.name} handling {type(event).__name__}")
+
+    # -- time and drawing --------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        self.scenes["idle"].watch(dt)
+        self.scene.update(dt)
+
+    def render(self) -> None:
+        self.scene.render(self.screen, self.layout)
+        self.scenes["idle"].render_over(self.screen, self.layout)
+        self.draw_notices()
+
+    def draw_notices(self) -> None:
+        """Staff warnings along the top edge: the log cannot be written, or an error was met."""
+        lines = []
+        if self.log.problem:
+            lines.append(self.tr("The game log cannot be written. Please tell the staff."))
+        if self.notice and self.clock() < self.notice_until:
+            lines.append(self.notice)
+        for i, line in enumerate(lines):
+            box = self.layout.rect(120, 4 + i * 30, 560, 26)
+            draw.panel(self.screen, box, self.layout, color=(90, 50, 20), edge=theme.WARN, radius=8)
+            draw.text(
+                self.screen,
+                self.layout,
+                line,
+                (400, 8 + i * 30),
+                14,
+                "sans-bold",
+                theme.TEXT,
+                "center",
+                max_width=540,
+            )
+
+    def screenshot(self) -> None:
+        """Save the screen when it shows something new (`--screenshots DIR`)."""
+        if self.screenshots is None:
+            return
+        view = (self.tr.language, *self.scene.view(), self.scenes["idle"].asking)
+        if view == self._last_view:
+            return
+        self._last_view = view
+        self._shots += 1
+        self.screenshots.mkdir(parents=True, exist_ok=True)
+        name = f"{self._shots:04d}-{self.scene.name}-{self.tr.language}.png"
+        pygame.image.save(self.screen, str(self.screenshots / name))
+
+    def frame(self, dt: float) -> None:
+        """One pass of the loop without the sleep: input, events, updates, drawing."""
+        self.pump()
+        self.drain()
+        steps = 0
+        self._carry += dt
+        while self._carry >= STEP and steps < MAX_CATCH_UP:
+            try:
+                self.update(STEP)
+            except Exception:
+                self.fail(f"{self.scene.name} update")
+            self._carry -= STEP
+            steps += 1
+        if steps == MAX_CATCH_UP:
+            self._carry = 0.0
+        try:
+            self.render()
+        except Exception:
+            self.fail(f"{self.scene.name} render")
+            self.screen.fill(theme.BACKGROUND)
+            self.draw_notices()
+        self.frames += 1
+
+    def run(
+        self, max_seconds: float | None = None, on_frame: Callable[[], None] | None = None
+    ) -> int:
+        """The main loop, until the window closes, exit is chosen, or `max_seconds` pass."""
+        started = time.monotonic()
+        ticker = pygame.time.Clock()
+        watchdog = sdnotify.watchdog_interval()
+        last_ping = 0.0
+        ready = False
+        last = self.clock()
+        while self.running:
+            now = self.clock()
+            self.frame(now - last)
+            last = now
+            pygame.display.flip()
+            self.screenshot()
+            if not ready and self.frames >= 1:
+                sdnotify.notify("READY=1")
+                ready = True
+            real = time.monotonic()
+            if watchdog is not None and real - last_ping >= watchdog:
+                sdnotify.notify("WATCHDOG=1")
+                last_ping = real
+            if on_frame is not None:
+                on_frame()
+            if max_seconds is not None and real - started >= max_seconds:
+                break
+            ticker.tick(FPS)
+        sdnotify.notify("STOPPING=1")
+        return 0
+
+
+# -- wiring ---------------------------------------------------------------------------------------
+def open_screen(size: tuple[int, int] | None, windowed: bool) -> pygame.Surface:
+    """The display: a window of `size`, or full screen at `size` or the display's own size."""
+    pygame.display.init()
+    pygame.font.init()
+    pygame.display.set_caption("Azar")
+    pygame.mouse.set_visible(windowed)
+    if windowed:
+        return pygame.display.set_mode(size or (1280, 720))
+    headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"  # no screen: keep the size asked
+    return pygame.display.set_mode(size or (0, 0), 0 if headless else pygame.FULLSCREEN)
+
+
+def build_watcher(config: Any, calibration: Any = None):
+    """The settle watcher over the real dice reader, tuned by the [vision] section."""
+    from vision.reader import read_roll
+    from vision.settle import SettleConfig, ThrowWatcher
+
+    settle = SettleConfig(still_for=config.vision.settle_seconds, votes=config.vision.votes)
+    return ThrowWatcher(
+        lambda frame: read_roll(frame, calibration=calibration), settle, calibration
+    )
+
+
+def build(
+    config: Any,
+    *,
+    demo: bool,
+    size=None,
+    windowed=None,
+    language=None,
+    screenshots: Path | None = None,
+    speed: float = 1.0,
+    data_dir=None,
+) -> Kiosk:
+    """Everything the kiosk needs, from the config: camera, worker, buttons, lights, log."""
+    from hardware.camera import open_camera
+    from hardware.keys import KeyButtons
+    from hardware.lights import NullLights, open_lights
+    from kiosk.gamelog import data_dir as find_data_dir
+    from kiosk.worker import VisionWorker
+    from vision.reader import read_roll
+
+    clock = ScaledClock(speed) if speed != 1.0 else time.monotonic
+    cfg = config.kiosk
+    windowed = cfg.windowed if windowed is None else windowed
+    screen = open_screen(size or (cfg.window_size if windowed else cfg.fullscreen_size), windowed)
+    folder = find_data_dir(data_dir or cfg.data_dir)
+    gamelog = GameLog.in_dir(folder)
+    events: queue.Queue = queue.Queue()
+
+    camera_cfg = config.camera
+    if demo:
+        from dataclasses import replace
+
+        camera_cfg = replace(config.camera, kind="simulated")
+    camera = open_camera(camera_cfg, config.simulated, clock=clock)
+    tray = camera if camera_cfg.kind == "simulated" else None
+    worker = VisionWorker(
+        camera,
+        events,
+        build_watcher(config),
+        read_now=lambda frame: read_roll(frame),
+        calibrate=_calibrator(),
+    )
+    lights: Any = NullLights()
+    buttons = None
+    if not demo:
+        lights = _quietly(lambda: open_lights(config.lights), NullLights(), "lights")
+        buttons = _quietly(lambda: _gpio_buttons(config, events), None, "GPIO buttons")
+    keys = KeyButtons(config.buttons.hold_seconds, screen.get_width())
+    kiosk = Kiosk(
+        config,
+        screen,
+        gamelog,
+        worker=worker,
+        tray=tray,
+        lights=lights,
+        keys=keys,
+        events=events,
+        clock=clock,
+        language=language,
+        demo=demo,
+        screenshots=screenshots,
+    )
+    kiosk.data_dir = folder
+    kiosk.closers = [c for c in (buttons, lights) if c is not None and hasattr(c, "close")]
+    worker.start()
+    return kiosk
+
+
+def _gpio_buttons(config: Any, events: queue.Queue):
+    from hardware.buttons import GpioButtons
+
+    return GpioButtons(config.buttons, events)
+
+
+def _calibrator():
+    try:
+        from vision.calibrate import calibrate  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return calibrate
+
+
+def _quietly(make: Callable[[], Any], fallback: Any, what: str) -> Any:
+    """Hardware that is missing (a laptop, a loose cable) must not stop the kiosk."""
+    try:
+        return make()
+    except Exception as error:
+        log.warning("%s unavailable, going on without: %s", what, error)
+        return fallback
+
+
+def shutdown(kiosk: Kiosk) -> None:
+    if kiosk.worker is not None:
+        kiosk.worker.stop()
+    for closer in getattr(kiosk, "closers", []):
+        _quietly(closer.close, None, "closing hardware")
+    kiosk.log.close()
+    pygame.quit()

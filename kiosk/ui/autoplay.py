@@ -1,0 +1,87 @@
+"""Autoplay for the demo: throws the simulated dice and presses the buttons like a visitor.
+
+It acts only through the kiosk's public doors (the event queue and the simulated tray), so a
+game it plays goes through exactly the code a visitor's game does: the real dice reader, the
+rules engine and the log.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from kiosk.i18n import LANGUAGES
+from kiosk.rules.variants import VARIANTS
+
+log = logging.getLogger(__name__)
+
+PAUSE = 0.8  # seconds between two actions (game time)
+THROW_TIMEOUT = 12.0  # no answer from the reader this long: throw again
+
+
+def variant_order() -> list[int]:
+    """Azar and Medio azar in turn, the other readings of Azar in between."""
+    medio = [i for i, v in enumerate(VARIANTS) if v.game != "azar"]
+    azar = [i for i, v in enumerate(VARIANTS) if v.game == "azar"]
+    order: list[int] = []
+    for i, a in enumerate(azar):
+        order += [a, medio[i % len(medio)]] if medio else [a]
+    return order
+
+
+class Autoplay:
+    """Call `step()` once per frame."""
+
+    def __init__(self, kiosk) -> None:
+        self.kiosk = kiosk
+        self.games = 0
+        self.order = variant_order()
+        self._next = 0.0
+        self._thrown_at: float | None = None
+        self._reads_at_throw = 0
+        self._scene = ""
+
+    def _wait(self, seconds: float = PAUSE) -> None:
+        self._next = self.kiosk.clock() + seconds
+
+    def step(self) -> None:
+        kiosk = self.kiosk
+        now = kiosk.clock()
+        scene = kiosk.scene.name
+        if scene != self._scene:
+            self._scene = scene
+            self._wait()
+        if now < self._next:
+            return
+        self._wait()
+        if scene == "attract":
+            kiosk.press("ok")
+        elif scene == "language":
+            want = LANGUAGES.index(LANGUAGES[self.games % len(LANGUAGES)])
+            kiosk.press("ok" if kiosk.scene.selected == want else "right")
+        elif scene == "choose":
+            want = self.order[self.games % len(self.order)]
+            kiosk.press("ok" if kiosk.scene.selected == want else "right")
+        elif scene == "play":
+            self.play(now)
+        elif scene == "result":
+            self.games += 1
+            self._thrown_at = None
+            kiosk.press("right")  # another game
+        else:
+            kiosk.press("ok", "hold")  # out of maintenance or anything unexpected
+
+    def play(self, now: float) -> None:
+        kiosk, scene = self.kiosk, self.kiosk.scene
+        match = kiosk.match
+        if match is None or match.is_over:
+            return
+        if scene.entry is not None:  # no camera: enter the dice by hand, like a referee
+            kiosk.press("ok")
+            return
+        answered = kiosk.reads > self._reads_at_throw
+        waiting = self._thrown_at is not None and not answered
+        if waiting and now - self._thrown_at < THROW_TIMEOUT:
+            return
+        if kiosk.throw_dice():
+            self._thrown_at = now
+            self._reads_at_throw = kiosk.reads

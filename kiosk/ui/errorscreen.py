@@ -1,0 +1,53 @@
+"""A calm full-screen message for staff when the kiosk cannot start (a broken config file).
+
+It stays up (and keeps systemd's watchdog fed) rather than exiting into a restart loop that
+would flash the console at visitors.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pygame
+
+from kiosk import sdnotify
+from kiosk.ui import draw, theme
+from kiosk.ui.layout import Layout
+
+
+def show_error(
+    message: str, size=None, windowed: bool = False, max_seconds: float | None = None
+) -> None:
+    from kiosk.app import open_screen
+
+    try:
+        screen = open_screen(size, windowed)
+    except pygame.error:
+        return  # no display at all: the journal has the message
+    layout = Layout(*screen.get_size())
+    sdnotify.notify("READY=1")
+    started = time.monotonic()
+    ticker = pygame.time.Clock()
+    while max_seconds is None or time.monotonic() - started < max_seconds:
+        if any(e.type == pygame.QUIT for e in pygame.event.get()):
+            break
+        screen.fill(theme.BACKGROUND)
+        draw.text(screen, layout, "Azar", (400, 40), 60, "serif-bold", theme.GOLD, "center")
+        draw.text(
+            screen,
+            layout,
+            "The table is out of order. Please tell the staff.",
+            (400, 140),
+            24,
+            "sans-bold",
+            theme.TEXT,
+            "center",
+            max_width=760,
+        )
+        draw.paragraph(
+            screen, layout, message, (60, 210, 680, 200), 18, "sans", theme.WARN, "center"
+        )
+        pygame.display.flip()
+        sdnotify.notify("WATCHDOG=1")
+        ticker.tick(5)
+    pygame.quit()

@@ -1,0 +1,172 @@
+"""The game at the table: rules state plus the log, the one place a throw is accepted.
+
+Every change (a throw, a correction, an undo) is computed by the pure rules engine, written to
+the game log and committed, and only then becomes the match's state, so what the screen shows
+is always something the log can rebuild after a power cut.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from kiosk.gamelog import GameLog, LoggedGame
+from kiosk.rules import Ruling, Seat, Throw, find_variant
+from kiosk.rules.variants import Variant
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One throw as the table saw it: who threw, the dice, and the referee's ruling."""
+
+    seat: Seat
+    dice: tuple[int, ...]
+    ruling: Ruling
+    source: str = "camera"
+
+    @property
+    def total(self) -> int:
+        return sum(self.dice)
+
+
+def replay(variant: Variant, first: Seat, throws: list[tuple[int, ...]]):
+    """The state after `throws` and the entries that led there; throws after the end are dropped."""
+    state = variant.new_game(first)
+    entries: list[Entry] = []
+    for dice in throws:
+        if state.is_over:
+            log.warning("ignoring a logged throw after the end of the game: %s", dice)
+            break
+        seat = state.to_throw
+        state, ruling = state.apply(Throw(tuple(dice)))
+        entries.append(Entry(seat, tuple(dice), ruling))
+    return state, entries
+
+
+class Match:
+    """A game in progress (or just ended), kept in step with its log."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        gamelog: GameLog,
+        game_id: int,
+        first: Seat = Seat.ONE,
+        events: int = 0,
+        throws: list[tuple[int, ...]] | None = None,
+    ) -> None:
+        self.variant = variant
+        self.log = gamelog
+        self.game_id = game_id
+        self.first = Seat(first)
+        self.seq = events  # the next event's number in the log
+        self.state, self.entries = replay(variant, self.first, throws or [])
+
+    @classmethod
+    def start(cls, variant: Variant, gamelog: GameLog, first: Seat = Seat.ONE) -> Match:
+        game_id = gamelog.new_game(variant.game, variant.name, int(first))
+        return cls(variant, gamelog, game_id, first)
+
+    @classmethod
+    def resume(cls, gamelog: GameLog) -> Match | None:
+        """The unfinished game in the log, rebuilt by replaying its throws, or None."""
+        logged = gamelog.unfinished()
+        if logged is None:
+            return None
+        try:
+            return cls.from_log(logged, gamelog)
+        except ValueError as error:  # an unknown variant or bad dice: do not resume it
+            log.error("cannot resume game %s: %s", logged.id, error)
+            gamelog.abandon(logged.id)
+            return None
+
+    @classmethod
+    def from_log(cls, logged: LoggedGame, gamelog: GameLog) -> Match:
+        variant = find_variant(logged.game, logged.variant)
+        return cls(
+            variant, gamelog, logged.id, Seat(logged.first), len(logged.events), logged.throws
+        )
+
+    # -- what the screen needs ---------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def to_throw(self) -> Seat:
+        return self.state.to_throw
+
+    @property
+    def last(self) -> Entry | None:
+        return self.entries[-1] if self.entries else None
+
+    @property
+    def throws(self) -> list[tuple[int, ...]]:
+        return [entry.dice for entry in self.entries]
+
+    # -- changes -----------------------------------------------------------------------------
+    def throw(self, dice, source: str = "camera", confidence: float | None = None) -> Entry:
+        """Apply a throw: rules first (pure), then the log, then the state the screen shows."""
+        if self.state.is_over:
+            raise ValueError("the game is over")
+        dice = tuple(int(v) for v in dice)
+        seat = self.state.to_throw
+        state, ruling = self.state.apply(Throw(dice))
+        entry = Entry(seat, dice, ruling, source)
+        self._record("throw", dice, source, confidence, ruling)
+        self.state = state
+        self.entries.append(entry)
+        self._finish_if_over()
+        return entry
+
+    def correct(self, dice) -> Entry:
+        """The referee's correction of the last throw's dice."""
+        if not self.entries:
+            raise ValueError("there is no throw to correct")
+        dice = tuple(int(v) for v in dice)
+        Throw(dice)  # refuse bad dice before anything is written
+        state, entries = replay(self.variant, self.first, self.throws[:-1] + [dice])
+        entries[-1] = Entry(entries[-1].seat, dice, entries[-1].ruling, "manual")
+        self._record("correction", dice, "manual", None, entries[-1].ruling)
+        self._reopen_if_needed(state)
+        self.state, self.entries = state, entries
+        self._finish_if_over()
+        return entries[-1]
+
+    def undo(self) -> None:
+        """Take back the last throw."""
+        if not self.entries:
+            raise ValueError("there is no throw to undo")
+        state, entries = replay(self.variant, self.first, self.throws[:-1])
+        self._record("undo", (), "manual", None, None)
+        self._reopen_if_needed(state)
+        self.state, self.entries = state, entries
+
+    def abandon(self) -> None:
+        if not self.state.is_over:
+            self.log.abandon(self.game_id)
+
+    def _record(self, kind, dice, source, confidence, ruling: Ruling | None) -> None:
+        self.log.add_event(
+            self.game_id,
+            self.seq,
+            kind,
+            dice,
+            source,
+            confidence,
+            ruling.key if ruling else "",
+            dict(ruling.params) if ruling else {},
+        )
+        self.seq += 1
+
+    def _finish_if_over(self) -> None:
+        outcome = self.state.outcome
+        if outcome is not None:
+            winner = None if outcome.winner is None else int(outcome.winner)
+            self.log.finish(self.game_id, winner, outcome.reason, outcome.stakes)
+
+    def _reopen_if_needed(self, state) -> None:
+        if self.state.is_over and not state.is_over:
+            self.log.reopen(self.game_id)

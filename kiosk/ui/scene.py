@@ -1,0 +1,72 @@
+"""The scene pattern: each screen handles buttons, updates with time, and draws itself.
+
+Scenes never touch hardware: they read and change the kiosk through the `Kiosk` object handed
+to them (its match, its log, its translator, `goto()`), and the kiosk calls them from the main
+loop only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from kiosk.ui import draw, theme
+from kiosk.ui.layout import Layout
+
+if TYPE_CHECKING:
+    from kiosk.app import Kiosk
+
+
+class Scene:
+    """A screen. Subclasses override what they need."""
+
+    name = "scene"
+
+    def __init__(self, kiosk: Kiosk) -> None:
+        self.kiosk = kiosk
+        self.age = 0.0  # seconds since the scene was entered
+
+    @property
+    def tr(self):
+        return self.kiosk.tr
+
+    def enter(self, **options) -> None:
+        """Called each time the kiosk switches to this scene."""
+        self.age = 0.0
+
+    def on_button(self, button: str, kind: str) -> None:
+        """A button ("left", "ok", "right") was pressed or held ("press", "hold")."""
+
+    def on_event(self, event) -> None:
+        """A worker event (a throw read, a camera status...) while this scene is shown."""
+
+    def update(self, dt: float) -> None:
+        self.age += dt
+
+    def hints(self) -> tuple[str | None, str | None, str | None]:
+        """Labels for the left, ok and right buttons."""
+        return (None, None, None)
+
+    def view(self) -> tuple:
+        """What the scene shows, coarsely: a new value means a new screenshot is worth taking."""
+        return (self.name,)
+
+    def render(self, surface: pygame.Surface, layout: Layout) -> None:
+        surface.fill(theme.BACKGROUND)
+        self.draw(surface, layout)
+        draw.hints(surface, layout, self.hints())
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The scene's own content (above the button hints)."""
+
+
+def heading(surface: pygame.Surface, layout: Layout, title: str, subtitle: str = "") -> None:
+    """The title line most scenes share."""
+    draw.text(
+        surface, layout, title, (400, 14), 40, "serif-bold", theme.GOLD, "center", max_width=760
+    )
+    if subtitle:
+        draw.text(
+            surface, layout, subtitle, (400, 66), 18, "sans", theme.MUTED, "center", max_width=760
+        )

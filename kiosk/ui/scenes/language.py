@@ -1,0 +1,96 @@
+"""Language choice: three big cards, each language named in itself."""
+
+from __future__ import annotations
+
+import pygame
+
+from kiosk.i18n import LANGUAGE_NAMES, LANGUAGES, Translator
+from kiosk.ui import draw, theme
+from kiosk.ui.layout import Layout
+from kiosk.ui.scene import Scene
+
+FLAGS_TEXT = {"fr": "FR", "es": "ES", "en": "EN"}
+
+
+class Language(Scene):
+    name = "language"
+
+    def enter(self, **options) -> None:
+        super().enter(**options)
+        current = self.kiosk.tr.language
+        self.selected = LANGUAGES.index(current) if current in LANGUAGES else 0
+
+    def on_button(self, button: str, kind: str) -> None:
+        if button == "left":
+            self.selected = (self.selected - 1) % len(LANGUAGES)
+        elif button == "right":
+            self.selected = (self.selected + 1) % len(LANGUAGES)
+        else:
+            self.kiosk.set_language(LANGUAGES[self.selected])
+            self.kiosk.goto("choose")
+
+    def hints(self):
+        tr = Translator(LANGUAGES[self.selected])
+        return (tr("Previous"), tr("Choose"), tr("Next"))
+
+    def view(self) -> tuple:
+        return (self.name, self.selected)
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        titles = [Translator(lang)("Choose your language") for lang in LANGUAGES]
+        draw.text(
+            surface,
+            layout,
+            titles[self.selected],
+            (400, 24),
+            44,
+            "serif-bold",
+            theme.GOLD,
+            "center",
+            max_width=760,
+        )
+        others = [t for i, t in enumerate(titles) if i != self.selected]
+        draw.text(
+            surface,
+            layout,
+            "  ·  ".join(others),
+            (400, 84),
+            18,
+            "serif",
+            theme.MUTED,
+            "center",
+            max_width=760,
+        )
+        for i, lang in enumerate(LANGUAGES):
+            x = 40 + i * 250
+            chosen = i == self.selected
+            box = layout.rect(x, 150 - (10 if chosen else 0), 220, 220 + (20 if chosen else 0))
+            draw.panel(
+                surface,
+                box,
+                layout,
+                edge=theme.GOLD if chosen else theme.PANEL_EDGE,
+                radius=18,
+                width=4 if chosen else 1.5,
+            )
+            draw.text(
+                surface,
+                layout,
+                FLAGS_TEXT[lang],
+                (x + 110, 180),
+                64,
+                "serif-bold",
+                theme.GOLD if chosen else theme.MUTED,
+                "center",
+            )
+            draw.text(
+                surface,
+                layout,
+                LANGUAGE_NAMES[lang],
+                (x + 110, 290),
+                30,
+                "sans-bold",
+                theme.TEXT if chosen else theme.MUTED,
+                "center",
+                max_width=200,
+            )

@@ -1,0 +1,283 @@
+"""Maintenance, for the staff (hold ok, or F12): camera view with the reader's overlay, tray
+calibration from an empty tray, a live test read, statistics, export of the log, exit.
+
+Left/right choose a tool, ok runs it; holding ok again returns to the visitors' screens.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime
+from pathlib import Path
+
+import pygame
+
+from kiosk.gamelog import event_rows, game_record
+from kiosk.i18n import N_
+from kiosk.ui import draw, theme
+from kiosk.ui.layout import Layout
+from kiosk.ui.scene import Scene, heading
+from kiosk.ui.stats import statistics, sum_distribution
+from kiosk.worker import ToolResult
+
+log = logging.getLogger(__name__)
+
+TOOLS = (
+    ("camera", N_("Camera view")),
+    ("calibrate", N_("Calibrate the empty tray")),
+    ("test_read", N_("Test read")),
+    ("stats", N_("Statistics")),
+    ("export", N_("Export the log")),
+    ("back", N_("Back to the game")),
+    ("exit", N_("Exit the kiosk")),
+)
+
+
+class Maintenance(Scene):
+    name = "maintenance"
+
+    def enter(self, **options) -> None:
+        super().enter(**options)
+        self.selected = 0
+        self.status = ""
+        self.stats = None
+        self.test_roll = None
+
+    @property
+    def tool(self) -> str:
+        return TOOLS[self.selected][0]
+
+    def on_button(self, button: str, kind: str) -> None:
+        if button in ("left", "right"):
+            self.selected = (self.selected + (1 if button == "right" else -1)) % len(TOOLS)
+            self.status = ""
+            if self.tool == "stats":
+                self.stats = statistics(self.kiosk.log.all_dice())
+            return
+        self.run_tool()
+
+    def run_tool(self) -> None:
+        tr, kiosk = self.tr, self.kiosk
+        tool = self.tool
+        if tool in ("calibrate", "test_read"):
+            if kiosk.worker is None or not kiosk.camera_ok:
+                self.status = tr("No camera.")
+                return
+            kiosk.worker.request(tool)
+            self.status = tr("Working...")
+        elif tool == "stats":
+            self.stats = statistics(kiosk.log.all_dice())
+        elif tool == "export":
+            self.status = self.export()
+        elif tool == "back":
+            kiosk.goto(kiosk.previous)
+        elif tool == "exit":
+            kiosk.running = False
+
+    def export(self) -> str:
+        """Write the whole log as JSON and CSV next to the database."""
+        import csv
+
+        from kiosk.gamelog import CSV_FIELDS
+
+        folder = Path(self.kiosk.data_dir) / "exports"
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            games = list(self.kiosk.log.games())
+            (folder / f"games-{stamp}.json").write_text(
+                json.dumps([game_record(g) for g in games], indent=1), encoding="utf-8"
+            )
+            with (folder / f"throws-{stamp}.csv").open("w", newline="", encoding="utf-8") as f:
+                writer = csv.DictWriter(f, CSV_FIELDS)
+                writer.writeheader()
+                writer.writerows(event_rows(games))
+        except OSError as error:
+            log.error("export failed: %s", error)
+            return self.tr("Export failed: {error}").format(error=error.strerror or error)
+        return self.tr("Saved in {folder}").format(folder=folder)
+
+    def on_event(self, event) -> None:
+        if not isinstance(event, ToolResult):
+            return
+        tr = self.tr
+        if not event.ok:
+            self.status = tr("Failed: {error}").format(error=event.detail)
+        elif event.name == "test_read":
+            roll = event.value
+            self.test_roll = roll
+            if roll.ok:
+                self.status = tr("Read {dice}, total {total}").format(
+                    dice=" ".join(map(str, roll.values)), total=roll.total
+                )
+            else:
+                self.status = tr("Reroll: {reason}").format(reason=roll.detail or roll.reason)
+        elif event.name == "calibrate":
+            self.status = self.kiosk.apply_calibration(event.value)
+
+    def hints(self):
+        return (self.tr("Previous"), self.tr("Run"), self.tr("Next"))
+
+    def view(self) -> tuple:
+        return (self.name, self.selected, self.status)
+
+    def draw(self, surface: pygame.Surface, layout: Layout) -> None:
+        tr = self.tr
+        heading(surface, layout, tr("Maintenance"))
+        for i, (_, label) in enumerate(TOOLS):
+            y = 76 + i * 50
+            chosen = i == self.selected
+            box = layout.rect(16, y, 250, 42)
+            draw.panel(
+                surface,
+                box,
+                layout,
+                color=theme.PANEL if chosen else theme.BACKGROUND,
+                edge=theme.GOLD if chosen else theme.PANEL_EDGE,
+                radius=8,
+                width=2.5 if chosen else 1,
+            )
+            draw.text(
+                surface,
+                layout,
+                tr(label),
+                (30, y + 11),
+                16,
+                "sans-bold",
+                theme.GOLD if chosen else theme.TEXT,
+                max_width=225,
+            )
+        area = layout.rect(280, 76, 506, 292)
+        draw.panel(surface, area, layout, color=(12, 10, 8), radius=10)
+        if self.tool == "stats":
+            self.draw_stats(surface, layout)
+        elif self.tool in ("camera", "calibrate", "test_read"):
+            self.draw_camera(surface, layout, area)
+        else:
+            self.draw_summary(surface, layout)
+        if self.status:
+            draw.paragraph(
+                surface, layout, self.status, (284, 376, 500, 50), 15, "sans-bold", theme.WARN
+            )
+
+    def draw_summary(self, surface, layout) -> None:
+        tr, kiosk = self.tr, self.kiosk
+        counts = kiosk.log.counts()
+        lines = [
+            tr("Games finished: {n}").format(n=counts.get("over", 0)),
+            tr("Games abandoned: {n}").format(n=counts.get("abandoned", 0)),
+            tr("Camera: {state}").format(state=tr("working") if kiosk.camera_ok else tr("lost")),
+            tr("Game log: {state}").format(state=kiosk.log.problem or tr("working")),
+            tr("Data folder: {path}").format(path=kiosk.data_dir),
+        ]
+        draw.paragraph(
+            surface,
+            layout,
+            "\n".join(lines),
+            (300, 92, 470, 260),
+            16,
+            "sans",
+            theme.TEXT,
+            spacing=1.5,
+        )
+
+    def draw_camera(self, surface, layout, area: pygame.Rect) -> None:
+        preview = self.kiosk.worker.preview() if self.kiosk.worker is not None else None
+        if preview is None:
+            draw.text(
+                surface,
+                layout,
+                self.tr("No camera."),
+                (533, 200),
+                20,
+                "sans-bold",
+                theme.WARN,
+                "center",
+            )
+            return
+        h, w = preview.image.shape[:2]
+        image = pygame.image.frombuffer(preview.image.tobytes(), (w, h), "BGR")
+        inner = area.inflate(-layout.px(8), -layout.px(8))
+        scale = min(inner.width / w, inner.height / h)
+        image = pygame.transform.smoothscale(image, (round(w * scale), round(h * scale)))
+        target = image.get_rect(center=inner.center)
+        surface.blit(image, target)
+        roll = self.test_roll if self.tool == "test_read" else None
+        dice = preview.dice
+        if roll is not None:
+            dice = tuple(roll.dice)
+            scale *= preview.scale
+        for die in dice:
+            side = die.size * scale * 1.25
+            rect = pygame.Rect(0, 0, round(side), round(side))
+            rect.center = (
+                round(target.left + die.center[0] * scale),
+                round(target.top + die.center[1] * scale),
+            )
+            pygame.draw.rect(surface, theme.GOLD, rect, layout.px(2))
+            label = f"{die.value} {die.confidence:.2f}"
+            image = draw.rendered("sans-bold", layout.px(12), label, theme.GOLD)
+            surface.blit(image, image.get_rect(midbottom=rect.midtop))
+        draw.text(
+            surface,
+            layout,
+            self.tr("Tray: {state}").format(state=preview.motion),
+            (292, 82),
+            14,
+            "sans-bold",
+            theme.TEXT,
+        )
+
+    def draw_stats(self, surface, layout) -> None:
+        tr = self.tr
+        stats = self.stats or statistics(self.kiosk.log.all_dice())
+        self.stats = stats
+        expected = sum_distribution()
+        draw.text(
+            surface,
+            layout,
+            tr("Sums of {n} throws against the exact odds").format(n=stats.throws),
+            (292, 82),
+            14,
+            "sans-bold",
+            theme.TEXT,
+            max_width=480,
+        )
+        top = max(
+            [p for p in expected.values()] + [c / stats.throws for c in stats.sums.values()]
+            if stats.throws
+            else [0.13]
+        )
+        base, height = 300, 180
+        for i, total in enumerate(range(3, 19)):
+            x = 296 + i * 30
+            share = stats.sums[total] / stats.throws if stats.throws else 0.0
+            bar = share / top * height
+            pygame.draw.rect(surface, theme.SEATS[1], layout.rect(x + 4, base - bar, 20, bar))
+            exact = expected[total] / top * height
+            pygame.draw.line(
+                surface,
+                theme.GOLD,
+                layout.point(x, base - exact),
+                layout.point(x + 28, base - exact),
+                layout.px(2),
+            )
+            draw.text(
+                surface, layout, str(total), (x + 14, base + 4), 11, "sans", theme.MUTED, "center"
+            )
+        lines = []
+        for i, test in enumerate(stats.per_die):
+            verdict = {
+                None: tr("too few throws"),
+                True: tr("looks fair"),
+                False: tr("looks unfair"),
+            }[test.fair]
+            lines.append(
+                tr("Die {n}: chi² {chi2:.1f}, {verdict}").format(
+                    n=i + 1, chi2=test.chi2, verdict=verdict
+                )
+            )
+        draw.paragraph(
+            surface, layout, "   ".join(lines), (292, 326, 490, 40), 12, "sans", theme.TEXT
+        )

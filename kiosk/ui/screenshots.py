@@ -1,0 +1,178 @@
+"""Regenerate docs/screenshots/: every scene in every language, at 800x480 and 1920x1080.
+
+Run with `scripts/screenshots` (or `python -m kiosk.ui.screenshots DIR`). The play screens show
+a frame of the simulated tray read by the real dice reader, and games played through the real
+rules engine, so the pictures show what the kiosk does, not a mock-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pygame
+
+from kiosk.gamelog import GameLog
+from kiosk.i18n import LANGUAGES
+from kiosk.rules.variants import find_variant
+
+SIZES = {"": (800, 480), "-1080p": (1920, 1080)}
+# Throws that leave each game mid-way, with something to see.
+AZAR_THROWS = [(2, 3, 4), (1, 3, 6), (6, 6, 4), (2, 2, 1)]
+MEDIO_THROWS = [(5, 4, 3), (2, 2, 3), (6, 5, 6), (3, 3, 3), (2, 4, 5), (1, 6, 5)]
+FINISHED = [(2, 3, 4), (1, 3, 6), (5, 4, 1)]  # Azar: chance 9 for the opponent, 10, then 10
+
+
+class StillWorker:
+    """A worker stand-in that always shows one frame of the simulated tray, read for real."""
+
+    def __init__(self, frame, roll) -> None:
+        from kiosk.worker import Preview
+
+        self._preview = Preview(frame, 1.0, "settled", tuple(roll.dice), 1.0)
+        self.camera_ok = True
+
+    def preview(self):
+        return self._preview
+
+    def request(self, name: str) -> None:
+        pass
+
+
+def tray_frame(seed: int = 7):
+    """One settled frame of the simulated tray and the reader's roll, or (None, None)."""
+    try:
+        from hardware.sim import SimulatedTray  # type: ignore[attr-defined]
+        from vision.reader import read_roll
+    except ImportError:
+        return None, None
+    config = SimpleNamespace(
+        die_colour="#efe8d8",
+        pip_colour="#1c1814",
+        die_size=54,
+        surface="felt",
+        felt_colour="#1f5a3a",
+        seed=seed,
+    )
+    clock = SimpleNamespace(t=0.0)
+    tray = SimulatedTray.from_config(config, resolution=(1280, 720), clock=lambda: clock.t)
+    tray.open()
+    tray.throw(values=(4, 2, 6))
+    for _ in range(200):
+        clock.t += 0.1
+        frame = tray.read().image
+    tray.close()
+    return frame, read_roll(frame)
+
+
+def make_kiosk(size, language: str, worker):
+    from kiosk.app import Kiosk
+    from kiosk.config import load_config
+
+    screen = pygame.Surface(size)
+    config = load_config(None)
+    kiosk = Kiosk(
+        config,
+        screen,
+        GameLog(":memory:"),
+        worker=worker,
+        events=queue.Queue(),
+        language=language,
+        clock=lambda: 0.0,
+    )
+    kiosk.camera_ok = worker is not None
+    return kiosk
+
+
+def shots(kiosk, lang: str):
+    """(name, setup) pairs: each setup puts the kiosk in the state to photograph."""
+
+    def play(game, throws):
+        def setup():
+            kiosk.new_match(find_variant(game))
+            for dice in throws:
+                kiosk.match.throw(dice)
+            kiosk.goto("play")
+
+        return setup
+
+    def then(setup, action):
+        def both():
+            setup()
+            action()
+
+        return both
+
+    def scene(name, **attrs):
+        def setup():
+            kiosk.goto(name)
+            for key, value in attrs.items():
+                setattr(kiosk.scene, key, value)
+
+        return setup
+
+    entry = then(play("azar", AZAR_THROWS), lambda: kiosk.scene.start_entry("correct", [2, 2, 1]))
+
+    def reroll():
+        kiosk.scene.reroll = "cocked"
+
+    def idle():
+        kiosk.last_activity = -(kiosk.config.kiosk.still_playing_seconds + 5)
+        kiosk.scenes["idle"].asking = True
+
+    def result():
+        play("azar", FINISHED)()
+        kiosk.goto("result")
+
+    return [
+        ("attract", scene("attract", _first=LANGUAGES.index(lang))),
+        ("language", scene("language")),
+        ("choose", scene("choose")),
+        ("play-azar", play("azar", AZAR_THROWS)),
+        ("play-medio-azar", play("medio-azar", MEDIO_THROWS)),
+        ("play-reroll", then(play("azar", AZAR_THROWS[:1]), reroll)),
+        ("play-correct", entry),
+        ("still-playing", then(play("medio-azar", MEDIO_THROWS[:3]), idle)),
+        ("result", result),
+        ("rules", scene("rules")),
+        ("odds", scene("rules", page=2)),
+        ("maintenance", scene("maintenance", selected=3)),
+    ]
+
+
+def generate(out: Path) -> list[Path]:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+    out.mkdir(parents=True, exist_ok=True)
+    frame, roll = tray_frame()
+    written = []
+    for suffix, size in SIZES.items():
+        for lang in LANGUAGES:
+            for name, _ in shots(make_kiosk(size, lang, None), lang):
+                worker = StillWorker(frame, roll) if frame is not None else None
+                kiosk = make_kiosk(size, lang, worker)
+                dict(shots(kiosk, lang))[name]()
+                kiosk.set_language(lang)
+                kiosk.render()
+                path = out / f"{name}-{lang}{suffix}.png"
+                pygame.image.save(kiosk.screen, str(path))
+                written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", nargs="?", type=Path, default=Path("docs/screenshots"))
+    args = parser.parse_args(argv)
+    paths = generate(args.out)
+    print(f"{len(paths)} screenshots in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
