@@ -127,3 +127,12 @@ def test_simulation_through_the_engine_agrees_with_the_exact_odds(variant: Varia
         # Within 4.5 standard errors: a false alarm has odds of about 1 in 150,000 per figure.
         assert math.isfinite(estimate.stderr) and estimate.stderr > 0
         assert abs(estimate.mean - float(value)) <= 4.5 * estimate.stderr, (estimate, float(value))
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=[v.label for v in VARIANTS])
+def test_every_variant_ends_surely_and_its_figures_are_consistent(variant: Variant) -> None:
+    odds = exact_odds(variant)
+    assert sum(odds.outcomes.values()) == 1  # no probability is lost in an endless loop
+    assert all(0 < p < 1 for p in odds.outcomes.values())
+    assert odds.expected_throws > 1
+    assert (odds.expected_stakes is not None) == variant.reports_stakes
