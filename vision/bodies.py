@@ -91,8 +91,30 @@ def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     return np.where(small[labels], np.uint8(255), mask)
 
 
+def _split_row(mask: np.ndarray, die: float) -> list[np.ndarray] | None:
+    """Dice side by side make an oblong of k squares: cut it across, or None if it is not."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    long, short = max(w, h), min(w, h)
+    k = round(long / short)
+    if k < 2 or abs(short / die - 1) > 0.25 or abs(long / (k * short) - 1) > 0.2:
+        return None
+    axis = np.radians(angle if w >= h else angle + 90)
+    ys, xs = np.mgrid[: mask.shape[0], : mask.shape[1]]
+    along = (xs - cx) * np.cos(axis) + (ys - cy) * np.sin(axis)
+    slot = np.clip(((along / long + 0.5) * k).astype(int), 0, k - 1)
+    return [((slot == i) & (mask > 0)).astype(np.uint8) * 255 for i in range(k)]
+
+
 def _split(mask: np.ndarray, die: float) -> list[np.ndarray]:
-    """Split one blob (a uint8 mask cropped around it) into die-sized pieces by watershed."""
+    """Split one blob (a uint8 mask cropped around it) into die-sized pieces.
+
+    A row of touching dice is cut across into squares; any other cluster is split by watershed
+    from the peaks of the distance to the blob's edge.
+    """
+    row = _split_row(mask, die)
+    if row is not None:
+        return row
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
     k = max(3, int(die * 0.5) | 1)
     peaks = (dist >= cv2.dilate(dist, np.ones((k, k), np.uint8))) & (dist > die * 0.3)
@@ -117,6 +139,18 @@ def _split(mask: np.ndarray, die: float) -> list[np.ndarray]:
         if cv2.countNonZero(piece):
             pieces.append(piece)
     return pieces or [mask]
+
+
+def _typical_die(stats: np.ndarray, blobs: list[int]) -> float:
+    """Median side of the blobs shaped like one die (square and full), else of all blobs."""
+    sides, square = [], []
+    for i in blobs:
+        w, h, area = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT], stats[i, 4]
+        side = float(np.sqrt(area))
+        sides.append(side)
+        if max(w, h) <= 1.5 * min(w, h) and area >= 0.55 * w * h and max(w, h) <= 1.6 * side:
+            square.append(side)
+    return float(np.median(square or sides))
 
 
 def find_bodies(frame: np.ndarray, calibration: Calibration | None = None) -> list[Body]:
@@ -154,7 +188,7 @@ def find_bodies(frame: np.ndarray, calibration: Calibration | None = None) -> li
     if calibration.die_size:
         die = calibration.die_size * scale
     else:
-        die = float(np.median([np.sqrt(stats[i, cv2.CC_STAT_AREA]) for i in blobs]))
+        die = _typical_die(stats, blobs)
 
     bodies: list[Body] = []
     for i in blobs:

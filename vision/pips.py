@@ -59,13 +59,29 @@ class Spots:
         return float(self.distance[mask > 0].mean())
 
 
+def _patch_matrix(centre: tuple[float, float], side: float, angle: float) -> np.ndarray:
+    matrix = cv2.getRotationMatrix2D(centre, angle, PATCH / (PATCH_SPAN * side))
+    matrix[:, 2] += np.array([PATCH / 2, PATCH / 2]) - np.array(centre)
+    return matrix
+
+
+def body_patch(
+    contour: np.ndarray, centre: tuple[float, float], side: float, angle: float
+) -> np.ndarray:
+    """The body outline (n, 1, 2) drawn filled into the die's patch frame, uint8 0/1."""
+    matrix = _patch_matrix(centre, side, angle)
+    points = cv2.transform(contour.astype(np.float32), matrix)
+    mask = np.zeros((PATCH, PATCH), np.uint8)
+    cv2.fillPoly(mask, [np.round(points).astype(np.int32)], 1)
+    return mask
+
+
 def die_patch(
     frame: np.ndarray, centre: tuple[float, float], side: float, angle: float
 ) -> np.ndarray:
     """Resample the square around a die into a PATCH x PATCH BGR patch aligned with the die."""
     scale = PATCH / (PATCH_SPAN * side)
-    matrix = cv2.getRotationMatrix2D(centre, angle, scale)
-    matrix[:, 2] += np.array([PATCH / 2, PATCH / 2]) - np.array(centre)
+    matrix = _patch_matrix(centre, side, angle)
     return cv2.warpAffine(
         frame,
         matrix,
@@ -98,12 +114,14 @@ def _median_colour(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return np.median(lab[mask > 0].reshape(-1, 3), axis=0)
 
 
-def find_spots(patch: np.ndarray) -> Spots:
+def find_spots(patch: np.ndarray, body: np.ndarray | None = None) -> Spots:
     """Pip candidates in a die patch made by die_patch().
 
     The top face is the region of the face colour around the patch centre (its colour is the
     median of the middle of the die, refined once without the pixels far from it); pips are
     the holes in that region, whatever their colour, so marks outside the face never count.
+    body: the die's body in the patch (uint8 0/1, from body_patch), so that a touching die of
+    the same colour is not taken for part of this one's face.
     """
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     unit = PATCH / PATCH_SPAN  # patch pixels per die side
@@ -121,6 +139,8 @@ def find_spots(patch: np.ndarray) -> Spots:
     )
     threshold = float(np.clip(FACE_SHARE * otsu, MIN_CONTRAST, 45))
     face_like = (distance <= threshold).astype(np.uint8)
+    if body is not None:
+        face_like &= cv2.dilate(body, np.ones((3, 3), np.uint8))
     k = max(3, int(unit * 0.22) | 1)
     closed = cv2.morphologyEx(
         face_like, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))

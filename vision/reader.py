@@ -17,7 +17,7 @@ from vision.bodies import Body, find_bodies
 from vision.calibration import Calibration
 from vision.faces import LAYOUTS, FaceFit, fit_face
 from vision.frame import frame_problem
-from vision.pips import Spots, die_patch, find_spots
+from vision.pips import Spots, body_patch, die_patch, find_spots
 from vision.reading import Die, RerollReason, Roll
 
 # A body is a die candidate when its size is within these multiples of the die size;
@@ -146,15 +146,18 @@ def read_body(frame: np.ndarray, body: Body) -> DieReading:
     square = body.fill >= SQUARE_FILL and body.aspect <= SQUARE_ASPECT
     if body.at_edge:
         return DieReading(body, None, RerollReason.CUT, "die cut by the edge", body.fill >= 0.75)
-    spots = find_spots(die_patch(frame, body.centre, body.size, body.rect[2]))
+    patch = die_patch(frame, body.centre, body.size, body.rect[2])
+    spots = find_spots(patch, body_patch(body.contour, body.centre, body.size, body.rect[2]))
     fit, why = read_face(spots)
     leaning = body.aspect > COCKED_ASPECT or spots.face_aspect > COCKED_ASPECT
+    if fit is None and body.pieces > 1:
+        return DieReading(body, None, RerollReason.OVERLAP, f"dice touching or on top ({why})")
+    if spots.glare > GLARED:
+        return DieReading(body, None, RerollReason.GLARE, "glare on the die", True)
     if fit is None:
-        evidence = square or (spots.face_size >= 0.5 and len(spots.centres) > 0)
+        evidence = square or spots.face_size >= 0.35 or len(spots.centres) > 0
         if spots.sharpness > BLURRED:
             return DieReading(body, None, RerollReason.BLUR, f"blurred ({why})", evidence)
-        if spots.glare > GLARED:
-            return DieReading(body, None, RerollReason.GLARE, f"glare ({why})", evidence)
         if leaning:
             return DieReading(body, None, RerollReason.COCKED, f"die leaning ({why})", evidence)
         return DieReading(body, None, RerollReason.UNREADABLE, why, evidence)
@@ -204,7 +207,7 @@ def read_dice(
 
 def decide(readings: list[DieReading], expect: int | None) -> Roll:
     """Turn per-die readings into a roll: ok only when every candidate is read."""
-    dice = tuple(r.die for r in readings if r.die is not None)
+    dice = tuple(sorted((r.die for r in readings if r.die is not None), key=lambda d: d.center))
     for reading in readings:
         if reading.problem is not None:
             x, y = reading.body.centre
