@@ -136,7 +136,13 @@ class Kiosk:
         """A new tray calibration from the maintenance screen: the watcher starts over with it."""
         if self.worker is None:
             return self.tr("No camera.")
+        try:
+            calibration.save(self.data_dir)
+        except (OSError, ValueError) as error:
+            log.error("cannot save the calibration: %s", error)
+            return self.tr("Calibrated, but not saved: {error}").format(error=error)
         self.worker.watcher = build_watcher(self.config, calibration)
+        self.worker.read_now = _reader(calibration)
         return self.tr("Calibrated.")
 
     def say(self, message: str, seconds: float = 6.0) -> None:
@@ -379,7 +385,8 @@ def build(
     from hardware.lights import NullLights, open_lights
     from kiosk.gamelog import data_dir as find_data_dir
     from kiosk.worker import VisionWorker
-    from vision.reader import read_roll
+    from vision.calibrate import calibrate
+    from vision.calibration import Calibration
 
     clock = ScaledClock(speed) if speed != 1.0 else time.monotonic
     cfg = config.kiosk
@@ -396,12 +403,15 @@ def build(
         camera_cfg = replace(config.camera, kind="simulated")
     camera = open_camera(camera_cfg, config.simulated, clock=clock)
     tray = camera if camera_cfg.kind == "simulated" else None
+    calibration = None
+    if not demo:
+        calibration = _quietly(lambda: Calibration.load(folder), None, "saved calibration")
     worker = VisionWorker(
         camera,
         events,
-        build_watcher(config),
-        read_now=lambda frame: read_roll(frame),
-        calibrate=_calibrator(),
+        build_watcher(config, calibration),
+        read_now=_reader(calibration),
+        calibrate=calibrate,
     )
     lights: Any = NullLights()
     buttons = None
@@ -435,12 +445,11 @@ def _gpio_buttons(config: Any, events: queue.Queue):
     return GpioButtons(config.buttons, events)
 
 
-def _calibrator():
-    try:
-        from vision.calibrate import calibrate  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    return calibrate
+def _reader(calibration: Any) -> Callable:
+    """The maintenance screen's one-frame test read, with the current calibration."""
+    from vision.reader import read_roll
+
+    return lambda frame: read_roll(frame, calibration=calibration)
 
 
 def _quietly(make: Callable[[], Any], fallback: Any, what: str) -> Any:

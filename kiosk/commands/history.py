@@ -1,0 +1,72 @@
+"""`azar-kiosk history [--json|--csv]`: the game log, for people or for a spreadsheet."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+
+from kiosk.gamelog import CSV_FIELDS, DB_NAME, GameLog, data_dir, event_rows, game_record
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "history",
+        help="export the game log",
+        description="Print every game in the kiosk's log ($KIOSK_DATA_DIR, the config's "
+        "data_dir, or the user data folder).",
+    )
+    form = parser.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="one JSON list of games")
+    form.add_argument("--csv", action="store_true", help="one CSV row per event")
+    parser.add_argument("--data-dir", type=Path, help="folder holding the log")
+    parser.add_argument("--config", type=Path, help="TOML configuration file (for data_dir)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    configured = args.data_dir
+    if configured is None and args.config is not None:
+        from kiosk.config import ConfigError, load_config
+
+        try:
+            configured = load_config(args.config).kiosk.data_dir
+        except ConfigError as error:
+            print(f"azar-kiosk history: {error}", file=sys.stderr)
+            return 2
+    folder = Path(configured) if args.data_dir else data_dir(configured)
+    path = folder / DB_NAME
+    if not path.exists():
+        print(f"azar-kiosk history: no game log at {path}", file=sys.stderr)
+        return 1
+    gamelog = GameLog(path)
+    games = list(gamelog.games())
+    gamelog.close()
+    try:
+        write(games, args, sys.stdout)
+    except BrokenPipeError:  # `| head`: the reader has seen enough
+        sys.stderr.close()
+    return 0
+
+
+def write(games, args: argparse.Namespace, out) -> None:
+    if args.json:
+        json.dump([game_record(g) for g in games], out, indent=1)
+        out.write("\n")
+    elif args.csv:
+        writer = csv.DictWriter(out, CSV_FIELDS)
+        writer.writeheader()
+        writer.writerows(event_rows(games))
+    else:
+        for g in games:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
+            winner = "-" if g.winner is None else f"player {g.winner + 1}"
+            throws = " ".join(str(sum(t)) for t in g.throws)
+            print(
+                f"#{g.id} {when} {g.game}/{g.variant} {g.status} winner {winner} "
+                f"stakes {g.stakes if g.stakes is not None else '-'}: {throws}"
+            )
+    return 0
