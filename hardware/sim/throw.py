@@ -108,16 +108,22 @@ def simulate(
     vel = np.zeros((n, 3))
     spin = np.zeros((n, 3))
     rot = [yaw(rng.uniform(0, 2 * np.pi)) @ rotate(np.eye(3), rng.normal(0, 2, 3)) for _ in "abc"]
-    spread = (x1 - x0) * 0.18
+    # The players sit on the long sides: a throw comes in over the near rim, from a hand.
+    towards = 1.0 if rng.random() < 0.5 else -1.0  # +1: from the top edge, -1: from the bottom
+    hand_x = geometry.width / 2 + rng.uniform(-0.3, 0.3) * (x1 - x0)
+    aim = rng.normal(0, 0.25)
     for i in range(n):
+        entry = -0.3 * side - rng.uniform(0, side)
         pos[i] = [
-            geometry.width / 2 + rng.normal(0, spread),
-            geometry.height + 0.3 * side + rng.uniform(0, side),
+            hand_x + rng.normal(0, 0.8 * side),
+            entry if towards > 0 else geometry.height - entry,
             geometry.rim_height + rng.uniform(2.0, 3.0) * side,
         ]
+        speed = rng.uniform(20, 38) * side
+        heading = aim + rng.normal(0, 0.12)
         vel[i] = [
-            rng.normal(0, 0.12) * (x1 - x0),
-            -rng.uniform(37, 60) * side,
+            speed * np.sin(heading),
+            towards * speed * np.cos(heading),
             rng.uniform(0, 6) * side,
         ]
         spin[i] = rng.normal(0, 18, 3)
@@ -125,7 +131,7 @@ def simulate(
     settle_from: list[np.ndarray | None] = [None] * n
     settle_t = [0.0] * n
     poses: list[tuple[DiePose, ...]] = []
-    friction = 0.07 * gravity
+    friction = 0.06 * gravity
     roll_stop = 7.0 * side
     t = 0.0
     while True:
