@@ -25,6 +25,9 @@ def N_(text: str) -> str:  # noqa: N802 - the gettext convention for "translate 
     return text
 
 
+PLAYER = N_("Player {n}")
+
+
 class Translator:
     """All text in one language. Unknown strings fall back to English, never to an error."""
 
@@ -42,7 +45,7 @@ class Translator:
         return self._catalog.ngettext(singular, plural, n)
 
     def player(self, seat: int) -> str:
-        return self("Player {n}").format(n=int(seat) + 1)
+        return self(PLAYER).format(n=int(seat) + 1)
 
     def ruling(self, key: str, params: dict | None = None) -> str:
         """One ruling as a sentence in this language (`key` is a rules MESSAGES key)."""

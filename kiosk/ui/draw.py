@@ -84,7 +84,9 @@ def wrap(name: str, size: int, string: str, width: int) -> list[str]:
     f = font(name, size)
     for paragraph in string.split("\n"):
         line = ""
-        for word in paragraph.split():
+        for word in paragraph.split(" "):  # only plain spaces: no-break spaces hold
+            if not word:
+                continue
             candidate = f"{line} {word}".strip()
             if line and f.size(candidate)[0] > width:
                 lines.append(line)

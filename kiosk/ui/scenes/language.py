@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pygame
 
-from kiosk.i18n import LANGUAGE_NAMES, LANGUAGES, Translator
+from kiosk.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Translator
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene
 
+CHOOSE_LANGUAGE = N_("Choose your language")
 FLAGS_TEXT = {"fr": "FR", "es": "ES", "en": "EN"}
 
 
@@ -37,7 +38,7 @@ class Language(Scene):
         return (self.name, self.selected)
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        titles = [Translator(lang)("Choose your language") for lang in LANGUAGES]
+        titles = [Translator(lang)(CHOOSE_LANGUAGE) for lang in LANGUAGES]
         draw.text(
             surface,
             layout,

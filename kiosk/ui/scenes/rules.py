@@ -35,6 +35,7 @@ SOURCES = N_(
     "Basulto Santos et al. (2006) computed the odds of Azar. Dante, Purgatorio VI, names "
     "the zara."
 )
+RULES = {"azar": AZAR_RULES, "medio_azar": MEDIO_RULES}
 PAGES = ("azar", "medio_azar", "odds", "sources")
 
 
@@ -84,7 +85,7 @@ class Rules(Scene):
         if page in ("azar", "medio_azar"):
             title = tr.ruling(f"{page}.title.card")
             heading(surface, layout, title, tr("The rules"))
-            text = tr(AZAR_RULES if page == "azar" else MEDIO_RULES)
+            text = tr(RULES[page])
             draw.paragraph(
                 surface, layout, text, (50, 100, 700, 320), 20, "sans", theme.TEXT, spacing=1.45
             )
