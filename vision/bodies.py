@@ -185,10 +185,7 @@ def find_bodies(frame: np.ndarray, calibration: Calibration | None = None) -> li
     blobs = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_area]
     if not blobs:
         return []
-    if calibration.die_size:
-        die = calibration.die_size * scale
-    else:
-        die = _typical_die(stats, blobs)
+    die = calibration.die_size * scale if calibration.die_size else _typical_die(stats, blobs)
 
     bodies: list[Body] = []
     for i in blobs:

@@ -29,13 +29,16 @@ SQUARE_FILL = 0.8  # a body this full and this square looks like a die even when
 SQUARE_ASPECT = 1.25
 MIN_FILL = 0.6  # nor bodies covering less of their rectangle (a shoe, a cable, a shadow)
 OVERLAP_BODY = 1.3  # a body this much larger than a die is dice on top of one another
+OVERLAP_UNREAD = 1.15  # ...or this much larger when its pips cannot be read
 COCKED_ASPECT = 1.3  # a leaning die shows its top face plus a side: an oblong body
+COCKED_FACE = 1.18  # ...and a foreshortened top face
 SPACING = (0.17, 0.36)  # pip spacing, in die sides
 MAX_FIT_ERROR = 0.28  # pip distance from its layout position, in pip spacings
 MAX_ANGLE = 18.0  # degrees between the pip layout and the die's edges
 MAX_OFFSET = 0.16  # face centre from body centre, die sides
 PIP_RATIO = 2.6  # largest over smallest pip diameter
-BLURRED = 0.09  # edge width, in die sides, above which a die is blurred
+BLURRED = 0.052  # edge width, in die sides, above which an unread die is called blurred
+ONE_FACE = 0.75  # a single pip is trusted only on a face found whole (die sides)
 GRID_OFF = 0.5  # an empty pip place differs from the face less than this share of a pip
 GLARED = 0.04  # fraction of saturated face pixels above which glare may hide pips
 
@@ -80,7 +83,9 @@ def read_face(spots: Spots) -> tuple[FaceFit | None, str]:
     if offset > MAX_OFFSET:
         return None, f"pips off centre by {offset:.2f}"
     if n == 1:
-        return fit, ""
+        if spots.face_size < ONE_FACE:
+            return None, f"a lone spot on a face of {spots.face_size:.2f}"
+        return _check_grid(fit, spots)
     if spots.diameters.max() > PIP_RATIO * spots.diameters.min():
         return None, "pips of different sizes"
     spacing = fit.spacing / side
@@ -149,7 +154,7 @@ def read_body(frame: np.ndarray, body: Body) -> DieReading:
     patch = die_patch(frame, body.centre, body.size, body.rect[2])
     spots = find_spots(patch, body_patch(body.contour, body.centre, body.size, body.rect[2]))
     fit, why = read_face(spots)
-    leaning = body.aspect > COCKED_ASPECT or spots.face_aspect > COCKED_ASPECT
+    leaning = body.aspect > COCKED_ASPECT or spots.face_aspect > COCKED_FACE
     if fit is None and body.pieces > 1:
         return DieReading(body, None, RerollReason.OVERLAP, f"dice touching or on top ({why})")
     if spots.glare > GLARED:
@@ -198,7 +203,8 @@ def read_dice(
         size = reading.body.size / die_size
         if size < MIN_BODY or size > MAX_BODY or not reading.evidence:
             continue
-        if size > OVERLAP_BODY and reading.problem is not RerollReason.CUT:
+        limit = OVERLAP_BODY if reading.die else OVERLAP_UNREAD
+        if size > limit and reading.problem is not RerollReason.CUT:
             why = "dice on top of each other" + (f" ({reading.detail})" if reading.die else "")
             reading = DieReading(reading.body, None, RerollReason.OVERLAP, why)
         kept.append(reading)

@@ -1,0 +1,92 @@
+"""Golden real photos (../shared/data/dice-photos, next to the repository): no wrong reads."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import cv2
+import pytest
+
+from vision.reader import read_roll
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO.parent / "shared" / "data" / "dice-photos"
+
+pytestmark = pytest.mark.skipif(
+    not DATA.is_dir(), reason=f"real photo sets not found at {DATA} (checkout without ../shared)"
+)
+
+
+def labelled(set_name: str) -> dict[Path, list[tuple]]:
+    images: dict[Path, list] = defaultdict(list)
+    with open(DATA / set_name / "annotations.csv", newline="") as handle:
+        for row in csv.DictReader(handle):
+            path = DATA / set_name / "images" / row["split"] / row["image"]
+            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            images[path].append((int(row["value"]), *box))
+    return dict(sorted(images.items()))
+
+
+def wrong_values(roll, labels) -> list[str]:
+    """Dice reported inside a labelled box with another value."""
+    wrong = []
+    for die in roll.dice:
+        x, y = die.center
+        for value, x0, y0, x1, y1 in labels:
+            if x0 <= x <= x1 and y0 <= y <= y1 and die.value != value:
+                wrong.append(f"read {die.value} at ({x:.0f}, {y:.0f}), labelled {value}")
+    return wrong
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("set_name", ["skovy-two-dice", "byler-d6-topdown"])
+def test_no_die_is_read_with_a_wrong_value(set_name):
+    problems = []
+    for path, labels in list(labelled(set_name).items())[::3]:
+        roll = read_roll(cv2.imread(str(path)), expect=None)
+        problems += [f"{path.name}: {w}" for w in wrong_values(roll, labels)]
+        if roll.ok and Counter(roll.values) != Counter(v for v, *_ in labels):
+            problems.append(f"{path.name}: announced {sorted(roll.values)}")
+    assert not problems, "\n".join(problems)
+
+
+def test_golden_skovy_frame_reads_both_dice():
+    path = DATA / "skovy-two-dice/images/train/WIN_20221210_14_49_18_Pro.jpg"
+    labels = labelled("skovy-two-dice")[path]
+    roll = read_roll(cv2.imread(str(path)), expect=None)
+    assert sorted(d.value for d in roll.dice) == sorted(v for v, *_ in labels)
+    assert not wrong_values(roll, labels)
+
+
+def test_cli_reads_a_photo_as_json(tmp_path):
+    path = DATA / "skovy-two-dice/images/train/WIN_20221210_14_49_18_Pro.jpg"
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kiosk",
+            "read",
+            "--json",
+            "--expect",
+            "any",
+            "--debug-dir",
+            str(tmp_path),
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    answer = json.loads(out.stdout)
+    assert set(answer) == {"image", "status", "reason", "dice", "sum"}
+    assert answer["image"] == str(path)
+    for die in answer["dice"]:
+        assert set(die) == {"value", "center", "size", "confidence"}
+    assert len(list(tmp_path.glob("*.png"))) == 1

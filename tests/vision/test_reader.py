@@ -1,0 +1,177 @@
+"""The reader on synthetic trays: values at any rotation, colour and size; every reroll reason."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import synth
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from synth import DrawnDie
+
+from vision.calibration import Calibration
+from vision.reader import read_roll
+from vision.reading import RerollReason
+
+
+@pytest.mark.parametrize("style", synth.STYLES, ids=lambda s: f"body{s.body}")
+@pytest.mark.parametrize("values", [(1, 2, 3), (4, 5, 6), (6, 6, 1)])
+def test_reads_three_dice_in_every_colour_scheme(style, values):
+    roll = read_roll(synth.three_dice(values, style, uneven=0.4))
+    assert roll.ok, roll.detail
+    assert sorted(roll.values) == sorted(values)
+    assert roll.total == sum(values)
+
+
+@settings(deadline=None, max_examples=40)
+@given(
+    values=st.tuples(*[st.integers(1, 6)] * 3),
+    angles=st.tuples(*[st.floats(0, 90)] * 3),
+    side=st.floats(34, 70),
+    style=st.sampled_from(synth.STYLES),
+)
+def test_reads_any_values_at_any_rotation_and_size(values, angles, side, style):
+    places = [(160, 150), (330, 330), (500, 170)]
+    dice = [DrawnDie(v, p, side, a) for v, p, a in zip(values, places, angles, strict=True)]
+    roll = read_roll(synth.scene(dice, style))
+    # the reader may abstain, but never reads a wrong value
+    if roll.ok:
+        assert sorted(roll.values) == sorted(values)
+    for die in roll.dice:
+        nearest = min(dice, key=lambda d: np.hypot(*np.subtract(d.centre, die.center)))
+        assert die.value == nearest.value
+
+
+def test_abstains_rarely_on_clean_frames():
+    rng = np.random.default_rng(3)
+    ok = 0
+    for _ in range(20):
+        values = tuple(int(v) for v in rng.integers(1, 7, 3))
+        ok += read_roll(synth.three_dice(values, synth.IVORY_ON_GREEN)).ok
+    assert ok >= 18
+
+
+def test_reads_at_1280x720_with_large_dice():
+    roll = read_roll(synth.three_dice((2, 4, 5), side=100, width=1280, height=720))
+    assert roll.ok and sorted(roll.values) == [2, 4, 5]
+
+
+def test_dice_positions_and_sizes_are_reported_in_frame_pixels():
+    roll = read_roll(synth.three_dice((1, 3, 5), side=48))
+    assert roll.ok
+    expected = [(0.25 * 640, 0.35 * 480), (0.55 * 640, 0.6 * 480), (0.78 * 640, 0.3 * 480)]
+    for die, (x, y) in zip(roll.dice, expected, strict=True):
+        assert np.hypot(die.center[0] - x, die.center[1] - y) < 6
+        assert 38 < die.size < 58
+        assert 0 < die.confidence <= 1
+
+
+def test_touching_dice_in_a_row_are_both_read():
+    dice = [DrawnDie(2, (200, 200)), DrawnDie(5, (248, 200)), DrawnDie(6, (450, 300), angle=20)]
+    roll = read_roll(synth.scene(dice))
+    assert roll.ok and sorted(roll.values) == [2, 5, 6]
+
+
+def test_expect_any_reports_every_die():
+    dice = [DrawnDie(v, (110 + 100 * i, 240), angle=10 * i) for i, v in enumerate((1, 2, 3, 4, 6))]
+    roll = read_roll(synth.scene(dice), expect=None)
+    assert roll.ok and sorted(roll.values) == [1, 2, 3, 4, 6]
+
+
+def test_wrong_number_of_dice():
+    dice = [DrawnDie(2, (200, 200)), DrawnDie(6, (450, 300), angle=20)]
+    roll = read_roll(synth.scene(dice), expect=3)
+    assert roll.reason is RerollReason.WRONG_COUNT
+    assert roll.total is None
+
+
+def test_empty_tray_is_wrong_count():
+    assert read_roll(synth.tray()).reason is RerollReason.WRONG_COUNT
+
+
+def test_unreadable_die_with_pips_that_fit_no_face():
+    frame = synth.scene([DrawnDie(2, (200, 200)), DrawnDie(6, (450, 300), angle=20)])
+    synth.draw_die(frame, DrawnDie(1, (330, 150)), synth.IVORY_ON_GREEN)
+    for dx, dy in ((-12, -3), (9, 11), (-2, 13)):  # three pips in no layout
+        synth.cv2.circle(frame, (330 + dx, 150 + dy), 4, (25, 25, 25), -1)
+    roll = read_roll(frame)
+    assert roll.reason is RerollReason.UNREADABLE
+
+
+@pytest.mark.parametrize("style", [synth.RED_ON_LIGHT, synth.BLACK_ON_LIGHT])
+@pytest.mark.parametrize("tilt", [45, 60])
+def test_cocked_die(style, tilt):
+    dice = [DrawnDie(2, (200, 200)), DrawnDie(5, (320, 215), angle=30, tilt=tilt)]
+    dice.append(DrawnDie(6, (450, 300), angle=20))
+    roll = read_roll(synth.scene(dice, style))
+    assert roll.reason is RerollReason.COCKED
+
+
+def test_dice_on_top_of_each_other():
+    dice = [DrawnDie(2, (200, 200)), DrawnDie(5, (225, 215), angle=30)]
+    dice.append(DrawnDie(6, (450, 300), angle=20))
+    assert read_roll(synth.scene(dice)).reason is RerollReason.OVERLAP
+
+
+def test_die_cut_by_the_image_edge():
+    dice = [DrawnDie(2, (200, 200)), DrawnDie(5, (10, 215), angle=30)]
+    dice.append(DrawnDie(6, (450, 300), angle=20))
+    assert read_roll(synth.scene(dice)).reason is RerollReason.CUT
+
+
+def test_die_cut_by_the_tray_edge_and_dice_outside_the_tray_ignored():
+    dice = [DrawnDie(2, (200, 200)), DrawnDie(4, (300, 380)), DrawnDie(6, (450, 300), angle=20)]
+    frame = synth.scene(dice + [DrawnDie(3, (600, 60))])
+    tray = np.array([[100, 100], [560, 100], [560, 380], [100, 380]], np.int32)
+    roll = read_roll(frame, calibration=Calibration(tray=tray))
+    assert roll.reason is RerollReason.CUT
+    inside = synth.scene(dice[:1] + [DrawnDie(4, (300, 300))] + dice[2:] + [DrawnDie(3, (600, 60))])
+    roll = read_roll(inside, calibration=Calibration(tray=tray))
+    assert roll.ok and sorted(roll.values) == [2, 4, 6]
+
+
+def test_empty_tray_reference_and_die_size_are_used():
+    style = synth.WHITE_ON_DARK
+    empty = synth.tray(style=style, uneven=0.5)
+    frame = synth.three_dice((1, 5, 6), style, uneven=0.5)
+    roll = read_roll(frame, calibration=Calibration(empty=empty, die_size=48.0))
+    assert roll.ok and sorted(roll.values) == [1, 5, 6]
+
+
+def test_motion_blur():
+    assert read_roll(synth.motion_blur(synth.three_dice(), 14)).reason is RerollReason.BLUR
+
+
+def test_glare_hiding_a_pip_is_never_read():
+    frame = synth.glare(synth.three_dice((3, 5, 6)), (0.55 * 640, 0.6 * 480), 17)
+    assert read_roll(frame).reason is RerollReason.GLARE
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        np.zeros((480, 640, 3), np.uint8),
+        np.full((480, 640, 3), 255, np.uint8),
+        np.full((480, 640, 3), 128, np.uint8),
+        np.zeros((480, 640), np.uint8),
+        np.zeros((480, 640, 4), np.uint8),
+        np.zeros((480, 640, 3), np.float32),
+        np.zeros((10, 10, 3), np.uint8),
+        np.zeros((0, 0, 3), np.uint8),
+        None,
+        "frame.jpg",
+    ],
+    ids=["black", "saturated", "flat", "grey", "bgra", "float", "tiny", "empty", "none", "str"],
+)
+def test_bad_frames(frame):
+    roll = read_roll(frame)
+    assert roll.reason is RerollReason.BAD_FRAME
+    assert roll.detail
+
+
+@settings(deadline=None, max_examples=25)
+@given(seed=st.integers(0, 2**32 - 1), expect=st.sampled_from([None, 3]))
+def test_noise_never_raises_and_is_never_ok(seed, expect):
+    frame = np.random.default_rng(seed).integers(0, 256, (240, 320, 3), dtype=np.uint8)
+    roll = read_roll(frame, expect=expect)
+    assert not roll.ok
