@@ -1,4 +1,4 @@
-"""`azar-kiosk read` on files it cannot open, and on synthetic frames: messages, never tracebacks."""
+"""`azar-kiosk read`: files it cannot open, synthetic frames; messages, never tracebacks."""
 
 from __future__ import annotations
 
