@@ -172,8 +172,13 @@ def test_die_size_from_a_frame_ignores_touching_dice() -> None:
     dice = empty.copy()
     for centre, angle in [((160, 150), 0), ((320, 300), 25), ((470, 160), 60)]:
         draw_die(dice, centre, 44, angle)
-    draw_die(dice, (200, 360), 44, 0)  # two dice side by side: one oblong blob
-    draw_die(dice, (244, 360), 44, 0)
+    for first, second in [
+        ((200, 360), (244, 360)),
+        ((380, 110), (380, 154)),
+        ((490, 300), (534, 300)),
+    ]:
+        draw_die(dice, first, 44, 0)  # two dice side by side: one oblong blob
+        draw_die(dice, second, 44, 0)
     size = die_size_from_frame(dice, empty, find_tray(empty))
     assert 44 * 0.93 <= size <= 44 * 1.1
 
