@@ -31,7 +31,7 @@ def messages_pot() -> str:
     lines = []
     for key, template in MESSAGES.items():
         lines += [
-            f"#: kiosk/rules/messages.py",
+            "#: kiosk/rules/messages.py",
             f"msgctxt {po_string(key)}",
             f"msgid {po_string(template)}",
             'msgstr ""',

@@ -1,0 +1,100 @@
+"""Every visitor string and every ruling has a translation in every language."""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from kiosk.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, Translator
+from kiosk.rules.messages import MESSAGES
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = [ROOT / "kiosk/app.py", ROOT / "kiosk/i18n.py", *(ROOT / "kiosk/ui").rglob("*.py")]
+
+
+def marked_strings() -> set[str]:
+    """Literal strings passed to tr(...), N_(...) in the UI code."""
+    found = set()
+    for path in SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            first = node.args[0]
+            if name in ("tr", "N_") and isinstance(first, ast.Constant) and isinstance(
+                first.value, str
+            ):
+                found.add(first.value)
+    return found
+
+
+def catalog(lang: str) -> gettext.GNUTranslations:
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_ruling_key_is_translated(lang: str) -> None:
+    cat = catalog(lang)
+    missing = [key for key, english in MESSAGES.items()
+               if (key + "\x04" + english) not in cat._catalog]
+    assert not missing, f"{lang}: no translation for {missing}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_ui_string_is_translated(lang: str) -> None:
+    cat = catalog(lang)
+    strings = marked_strings()
+    assert len(strings) > 50
+    missing = sorted(s for s in strings if s not in cat._catalog
+                     and (s, 0) not in cat._catalog)
+    assert not missing, f"{lang}: no translation for {missing}"
+
+
+@pytest.mark.parametrize("lang", ("fr", "es"))
+def test_translations_keep_their_placeholders(lang: str) -> None:
+    cat = catalog(lang)
+    for msgid, msgstr in cat._catalog.items():
+        english = msgid[0] if isinstance(msgid, tuple) else msgid.split("\x04")[-1]
+        if not english:
+            continue
+        assert set(re.findall(r"{\w+", msgstr)) <= set(re.findall(r"{\w+", english)), msgid
+
+
+@pytest.mark.parametrize("lang", ("fr", "es"))
+def test_rulings_read_in_the_language(lang: str) -> None:
+    tr = Translator(lang)
+    sentence = tr.ruling("azar.reazar_loses", {"total": 16, "seat": 1})
+    assert "16" in sentence and tr.player(1) in sentence
+    assert sentence != Translator("en").ruling("azar.reazar_loses", {"total": 16, "seat": 1})
+
+
+def test_rulings_are_short() -> None:
+    """One short sentence per ruling: at most 15 words in each language."""
+    for lang in LANGUAGES:
+        tr = Translator(lang)
+        for key in MESSAGES:
+            text = tr.ruling(key, {"total": 10, "other_total": 9, "seat": 0, "stakes": 3,
+                                   "prize": 4})
+            for sentence in re.split(r"[.!?]\s", text):
+                assert len(sentence.split()) <= 15, (lang, key, sentence)
+
+
+def test_unknown_language_falls_back_to_english() -> None:
+    assert Translator("xx")("Play") == "Play"
+
+
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="needs GNU gettext")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_compiled_catalogs_match_their_sources(lang: str, tmp_path: Path) -> None:
+    folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    fresh = tmp_path / "fresh.mo"
+    subprocess.run(["msgfmt", "-o", str(fresh), str(folder / f"{DOMAIN}.po")], check=True)
+    with fresh.open("rb") as a, (folder / f"{DOMAIN}.mo").open("rb") as b:
+        assert gettext.GNUTranslations(a)._catalog == gettext.GNUTranslations(b)._catalog

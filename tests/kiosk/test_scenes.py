@@ -1,0 +1,223 @@
+"""Headless scene tests: button presses through the kiosk's queue, drawn on an off-screen surface."""
+
+from __future__ import annotations
+
+import queue
+
+import numpy as np
+import pygame
+import pytest
+
+from hardware.buttons import ButtonEvent
+from kiosk.app import Kiosk
+from kiosk.config import load_config
+from kiosk.gamelog import GameLog
+from kiosk.rules.variants import VARIANTS
+from kiosk.worker import CameraStatus, Preview, RollRead
+from vision.reading import Die, RerollReason, Roll
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class StillCamera:
+    """A worker stand-in: one fixed preview, and the requests it was asked for."""
+
+    def __init__(self) -> None:
+        image = np.full((90, 160, 3), 60, np.uint8)
+        self._preview = Preview(image, 0.125, "settled", (Die(4, (40.0, 40.0), 8.0, 0.9),), 0.0)
+        self.requests: list[str] = []
+
+    def preview(self):
+        return self._preview
+
+    def request(self, name: str) -> None:
+        self.requests.append(name)
+
+
+@pytest.fixture
+def kiosk(tmp_path):
+    pygame.display.init()
+    pygame.font.init()
+    clock = Clock()
+    k = Kiosk(load_config(None), pygame.Surface((800, 480)), GameLog.in_dir(tmp_path),
+              worker=StillCamera(), events=queue.Queue(), clock=clock)
+    k.data_dir = tmp_path
+    k.test_clock = clock
+    return k
+
+
+def press(kiosk: Kiosk, *buttons: str, kind: str = "press") -> None:
+    for button in buttons:
+        kiosk.events.put(ButtonEvent(button, kind, kiosk.clock()))
+        kiosk.frame(0.0)
+
+
+def roll(*values: int) -> RollRead:
+    dice = tuple(Die(v, (10.0 * i, 10.0), 8.0, 0.95) for i, v in enumerate(values))
+    return RollRead(Roll(dice), 0.0)
+
+
+def test_attract_to_a_game_with_the_three_buttons(kiosk) -> None:
+    kiosk.frame(0.0)
+    assert kiosk.scene.name == "attract"
+    press(kiosk, "ok")
+    assert kiosk.scene.name == "language"
+    press(kiosk, "right", "right", "ok")  # from English, wrapping: French, then Spanish
+    assert kiosk.tr.language == "es"
+    assert kiosk.scene.name == "choose"
+    medio = next(i for i, v in enumerate(VARIANTS) if v.game == "medio-azar")
+    press(kiosk, *["right"] * medio, "ok")
+    assert kiosk.scene.name == "play"
+    assert kiosk.match.variant.game == "medio-azar"
+
+
+def start(kiosk, game: str = "azar") -> None:
+    kiosk.new_match(next(v for v in VARIANTS if v.game == game))
+    kiosk.frame(0.0)
+
+
+def test_a_camera_read_is_ruled_logged_and_explained(kiosk) -> None:
+    start(kiosk)
+    kiosk.events.put(roll(2, 3, 4))
+    kiosk.frame(0.0)
+    assert kiosk.match.throws == [(2, 3, 4)]
+    logged = kiosk.log.game(kiosk.match.game_id).events
+    assert [(e.kind, e.dice, e.source) for e in logged] == [("throw", (2, 3, 4), "camera")]
+    assert logged[0].ruling == kiosk.match.last.ruling.key
+
+
+def test_reroll_is_explained_and_nothing_is_logged(kiosk) -> None:
+    start(kiosk)
+    kiosk.events.put(RollRead(Roll((), RerollReason.COCKED), 0.0))
+    kiosk.frame(0.0)
+    assert kiosk.scene.reroll == "cocked"
+    assert kiosk.match.throws == []
+    assert kiosk.log.game(kiosk.match.game_id).events == ()
+
+
+def test_reads_after_the_end_are_refused(kiosk) -> None:
+    start(kiosk)
+    kiosk.events.put(roll(6, 6, 6))  # an azar on the first throw: the game is over
+    kiosk.events.put(roll(1, 2, 3))
+    kiosk.frame(0.0)
+    assert kiosk.match.throws == [(6, 6, 6)]
+    assert kiosk.match.is_over
+    for _ in range(120):  # the last ruling stays a moment, then the result
+        kiosk.frame(1 / 30)
+    assert kiosk.scene.name == "result"
+
+
+def test_referee_corrects_the_last_read_with_the_buttons(kiosk) -> None:
+    start(kiosk)
+    kiosk.events.put(roll(2, 3, 4))
+    kiosk.frame(0.0)
+    press(kiosk, "right")  # correct: the entry starts from the dice as read
+    assert kiosk.scene.entry == [2, 3, 4]
+    press(kiosk, "right", "ok", "ok", "left", "ok")  # 3, 3, 3
+    assert kiosk.scene.entry is None
+    assert kiosk.match.throws == [(3, 3, 3)]
+    kinds = [e.kind for e in kiosk.log.game(kiosk.match.game_id).events]
+    assert kinds == ["throw", "correction"]
+
+
+def test_undo_needs_two_presses(kiosk) -> None:
+    start(kiosk)
+    kiosk.events.put(roll(2, 3, 4))
+    kiosk.frame(0.0)
+    press(kiosk, "left")
+    assert kiosk.match.throws == [(2, 3, 4)]
+    press(kiosk, "left")
+    assert kiosk.match.throws == []
+
+
+def test_lost_camera_switches_to_manual_entry(kiosk) -> None:
+    start(kiosk)
+    kiosk.events.put(CameraStatus(False, "unplugged"))
+    kiosk.frame(1 / 30)
+    assert kiosk.scene.entry is not None and kiosk.scene.entry_purpose == "manual"
+    press(kiosk, "right", "ok", "right", "ok", "right", "ok")  # 2, 2, 2
+    assert kiosk.match.throws == [(2, 2, 2)]
+    assert kiosk.log.game(kiosk.match.game_id).events[0].source == "manual"
+
+
+def test_idle_asks_then_returns_to_attract_and_abandons(kiosk) -> None:
+    start(kiosk)
+    game_id = kiosk.match.game_id
+    cfg = kiosk.config.kiosk
+    kiosk.test_clock.t = cfg.still_playing_seconds + 1
+    kiosk.frame(1 / 30)
+    assert kiosk.scenes["idle"].asking
+    press(kiosk, "left")  # any button answers, and does nothing else
+    assert not kiosk.scenes["idle"].asking and kiosk.scene.name == "play"
+    kiosk.test_clock.t += cfg.idle_seconds + 1
+    kiosk.frame(1 / 30)
+    assert kiosk.scene.name == "attract"
+    assert kiosk.log.game(game_id).status == "abandoned"
+
+
+def test_hold_ok_opens_and_closes_maintenance(kiosk) -> None:
+    start(kiosk)
+    press(kiosk, "ok", kind="hold")
+    assert kiosk.scene.name == "maintenance"
+    press(kiosk, "right", "ok")  # calibrate asks the worker, which answers later
+    assert kiosk.worker.requests == ["calibrate"]
+    press(kiosk, "ok", kind="hold")
+    assert kiosk.scene.name == "play"
+
+
+def test_export_writes_json_and_csv(kiosk, tmp_path) -> None:
+    start(kiosk)
+    kiosk.events.put(roll(2, 3, 4))
+    kiosk.frame(0.0)
+    press(kiosk, "ok", kind="hold")
+    press(kiosk, *["right"] * 4, "ok")
+    exports = sorted(p.suffix for p in (tmp_path / "exports").iterdir())
+    assert exports == [".csv", ".json"]
+
+
+def test_a_failing_scene_shows_a_calm_message_not_a_traceback(kiosk, monkeypatch) -> None:
+    start(kiosk)
+
+    def broken(*args):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(kiosk.scenes["play"], "draw", broken)
+    kiosk.frame(0.0)  # must not raise
+    assert kiosk.notice
+    assert kiosk.scene.name == "play"
+
+
+def test_button_storm_never_crashes(kiosk) -> None:
+    import random
+
+    rng = random.Random(5)
+    for _ in range(600):
+        kind = "hold" if rng.random() < 0.05 else "press"
+        kiosk.events.put(ButtonEvent(rng.choice(("left", "ok", "right")), kind, 0.0))
+        if rng.random() < 0.2:
+            kiosk.events.put(roll(*(rng.randint(1, 6) for _ in range(3))))
+        kiosk.frame(1 / 30)
+    assert kiosk.notice is None  # no scene ever failed
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+@pytest.mark.parametrize("name", ["attract", "language", "choose", "play", "result", "rules",
+                                  "maintenance"])
+def test_every_scene_draws_at_both_sizes(kiosk, name, size) -> None:
+    kiosk.screen = pygame.Surface(size)
+    from kiosk.ui.layout import Layout
+
+    kiosk.layout = Layout(*size)
+    start(kiosk)
+    kiosk.match.throw((6, 6, 6))
+    kiosk.goto(name)
+    kiosk.frame(0.0)
+    assert kiosk.notice is None
+    # something was drawn beyond the background
+    assert pygame.transform.average_color(kiosk.screen) != (24, 20, 16, 255)
