@@ -44,7 +44,7 @@ class Throw:
         return (len(self.poses) - 1) * STEP
 
     def at(self, elapsed: float) -> tuple[DiePose, ...]:
-        index = int(np.clip(elapsed / STEP, 0, len(self.poses) - 1))
+        index = int(np.clip(elapsed / STEP + 1e-6, 0, len(self.poses) - 1))
         return self.poses[index]
 
     @property
@@ -98,8 +98,7 @@ def simulate(
 ) -> Throw:
     """Throw three dice that come to rest showing `values` (with a hazard, one die will not)."""
     if hazard is Hazard.NOT_MOVED and previous is not None:
-        still = tuple(DiePose(p.centre, p.rotation, p.labels) for p in previous)
-        return Throw([still] * int(0.3 / STEP), hazard)
+        return _stir(previous, geometry.die, rng)
     side = geometry.die
     x0, y0, x1, y1 = geometry.floor
     gravity = GRAVITY_M * side / DIE_M
@@ -194,6 +193,24 @@ def simulate(
     if hazard is not None and hazard is not Hazard.NOT_MOVED:
         poses = _apply_hazard(poses, hazard, geometry, rng)
     return Throw(poses, hazard)
+
+
+def _stir(previous: tuple[DiePose, ...], side: float, rng) -> Throw:
+    """A "non-throw": the dice are nudged and rock, then lie exactly as they were."""
+    steps = int(0.6 / STEP)
+    directions = rng.normal(0, 1, (len(previous), 2))
+    poses = []
+    for k in range(steps + 1):
+        phase = np.sin(np.pi * k / steps)
+        step = []
+        for pose, direction in zip(previous, directions, strict=True):
+            shift = np.array([*direction * 0.25 * side * phase, 0])
+            turn = rotate(pose.rotation, [0, 0, 0.3 * phase * direction[0]])
+            velocity = tuple(direction * 0.25 * side * np.pi / 0.6 * np.cos(np.pi * k / steps))
+            step.append(DiePose(pose.centre + shift, turn, pose.labels, velocity))
+        poses.append(tuple(step))
+    poses.append(tuple(DiePose(p.centre, p.rotation, p.labels) for p in previous))
+    return Throw(poses, Hazard.NOT_MOVED)
 
 
 def _walls(pos, vel, spin, rot, geometry: TrayGeometry, state: str, rng) -> None:
@@ -313,11 +330,18 @@ def _apply_hazard(poses, hazard: Hazard, geometry: TrayGeometry, rng) -> list:
     elif hazard is Hazard.TOUCHING:
         other = others[0]
         rotation = flat_pose(other.rotation)
-        direction = rotation[:, 0] if rng.random() < 0.5 else rotation[:, 1]
-        direction = direction * (1 if rng.random() < 0.5 else -1)
-        centre = other.centre + direction * side * 1.0
-        if not (x0 + side < centre[0] < x1 - side and y0 + side < centre[1] < y1 - side):
-            centre = other.centre - direction * side * 1.0
+        sides = [axis for axis in rotation.T if abs(axis[2]) < 0.5]
+        sides += [-axis for axis in sides]  # the four horizontal directions out of its faces
+        third = others[1].centre[:2]
+
+        def room(direction: np.ndarray) -> float:
+            c = other.centre[:2] + direction[:2] * side
+            inside = min(c[0] - x0, x1 - c[0], c[1] - y0, y1 - c[1]) - 0.75 * side
+            return min(inside, np.hypot(*(c - third)) - 1.5 * side)
+
+        order = rng.permutation(4)
+        direction = max((sides[i] for i in order), key=room)
+        centre = other.centre + direction * side
         centre[2] = side / 2
         spin = rng.choice([0, np.pi / 2, np.pi, 3 * np.pi / 2])
         target = DiePose(centre, rotate(rotation, [0, 0, spin]), me.labels)

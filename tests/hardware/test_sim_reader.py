@@ -1,0 +1,96 @@
+"""The real dice reader on the simulated tray's frames: right when it answers, rerolls hazards.
+
+A referee may ask for a re-throw of an ordinary throw now and then; it must never announce a
+wrong sum, and it must refuse every cocked, outside or stacked die.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hardware.sim import Hazard, SimulatedTray
+
+reader = pytest.importorskip("vision.reader", reason="the dice reader has not landed yet")
+from vision.calibration import Calibration  # noqa: E402
+from vision.reading import RerollReason  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(scope="module")
+def rig() -> tuple[SimulatedTray, FakeClock, Calibration]:
+    clock = FakeClock()
+    tray = SimulatedTray(seed=1283, clock=clock)
+    tray.open()
+    return tray, clock, Calibration(tray.tray_polygon, None, tray.empty_frame())
+
+
+def settled_roll(rig, hazard: Hazard | None = None):
+    tray, clock, calibration = rig
+    tray.throw(hazard=hazard)
+    clock.now += tray.settle_time + 0.5
+    return reader.read_roll(tray.read().image, expect=3, calibration=calibration)
+
+
+def test_ordinary_throws_are_read_right_or_rerolled_never_wrong(rig) -> None:
+    tray = rig[0]
+    right = 0
+    for _ in range(30):
+        roll = settled_roll(rig)
+        if roll.ok:
+            assert sorted(roll.values) == sorted(tray.last_values)
+            right += 1
+    assert right >= 18, f"only {right} of 30 ordinary throws read"
+
+
+@pytest.mark.parametrize("hazard", [Hazard.COCKED, Hazard.OUTSIDE, Hazard.STACKED])
+def test_hazards_are_rerolled(rig, hazard: Hazard) -> None:
+    for _ in range(8):
+        roll = settled_roll(rig, hazard)
+        assert not roll.ok, f"{hazard}: announced {roll.values}"
+
+
+def test_touching_dice_are_read_right_or_rerolled(rig) -> None:
+    tray = rig[0]
+    for _ in range(8):
+        roll = settled_roll(rig, Hazard.TOUCHING)
+        if roll.ok:
+            assert sorted(roll.values) == sorted(tray.last_values)
+
+
+def test_a_non_throw_is_caught_by_the_throw_watcher(rig) -> None:
+    settle = pytest.importorskip("vision.settle")
+    tray, clock, calibration = rig
+    watcher = settle.ThrowWatcher(
+        lambda frame: reader.read_roll(frame, expect=3, calibration=calibration),
+        settle.SettleConfig(),
+        calibration,
+    )
+
+    def watch(seconds: float) -> list:
+        answers = []
+        for _ in range(int(seconds * 30)):
+            clock.now += 1 / 30
+            answer = watcher.update(tray.read().image, clock.now)
+            if answer is not None:
+                answers.append(answer)
+        return answers
+
+    for _ in range(5):  # find a throw the reader can read, as a museum visitor would re-throw
+        tray.throw()
+        first = watch(tray.settle_time + 1.5)
+        if first and first[-1].ok:
+            break
+    assert first and first[-1].ok
+    assert sorted(first[-1].values) == sorted(tray.last_values)
+    tray.throw(hazard=Hazard.NOT_MOVED)
+    again = watch(tray.settle_time + 1.5)
+    assert [a.reason for a in again] == [RerollReason.NOT_MOVED]
