@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from kiosk.gamelog import GameLog, effective_throws, Event
+from kiosk.gamelog import Event, GameLog, effective_throws
 from kiosk.rules import Seat
 from kiosk.rules.variants import find_variant
 from kiosk.ui.match import Match
@@ -49,7 +49,10 @@ def test_unfinished_game_resumes_exactly(tmp_path) -> None:
     assert resumed.throws == [(5, 4, 3), (2, 2, 3), (6, 5, 6), (3, 3, 4)]
     resumed.throw((2, 2, 2))  # continues numbering after the logged events, no clash
     assert [e.kind for e in reopened.game(resumed.game_id).events][-3:] == [
-        "throw", "undo", "throw"]
+        "throw",
+        "undo",
+        "throw",
+    ]
     assert reopened.integrity() == "ok"
 
 

@@ -28,8 +28,10 @@ def marked_strings() -> set[str]:
             func = node.func
             name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
             first = node.args[0]
-            if name in ("tr", "N_") and isinstance(first, ast.Constant) and isinstance(
-                first.value, str
+            if (
+                name in ("tr", "N_")
+                and isinstance(first, ast.Constant)
+                and isinstance(first.value, str)
             ):
                 found.add(first.value)
     return found
@@ -42,8 +44,9 @@ def catalog(lang: str) -> gettext.GNUTranslations:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_ruling_key_is_translated(lang: str) -> None:
     cat = catalog(lang)
-    missing = [key for key, english in MESSAGES.items()
-               if (key + "\x04" + english) not in cat._catalog]
+    missing = [
+        key for key, english in MESSAGES.items() if (key + "\x04" + english) not in cat._catalog
+    ]
     assert not missing, f"{lang}: no translation for {missing}"
 
 
@@ -52,8 +55,7 @@ def test_every_ui_string_is_translated(lang: str) -> None:
     cat = catalog(lang)
     strings = marked_strings()
     assert len(strings) > 50
-    missing = sorted(s for s in strings if s not in cat._catalog
-                     and (s, 0) not in cat._catalog)
+    missing = sorted(s for s in strings if s not in cat._catalog and (s, 0) not in cat._catalog)
     assert not missing, f"{lang}: no translation for {missing}"
 
 
@@ -80,8 +82,9 @@ def test_rulings_are_short() -> None:
     for lang in LANGUAGES:
         tr = Translator(lang)
         for key in MESSAGES:
-            text = tr.ruling(key, {"total": 10, "other_total": 9, "seat": 0, "stakes": 3,
-                                   "prize": 4})
+            text = tr.ruling(
+                key, {"total": 10, "other_total": 9, "seat": 0, "stakes": 3, "prize": 4}
+            )
             for sentence in re.split(r"[.!?]\s", text):
                 assert len(sentence.split()) <= 15, (lang, key, sentence)
 

@@ -1,4 +1,4 @@
-"""Headless scene tests: button presses through the kiosk's queue, drawn on an off-screen surface."""
+"""Headless scenes: button presses through the kiosk's queue, drawn on an off-screen surface."""
 
 from __future__ import annotations
 
@@ -45,8 +45,14 @@ def kiosk(tmp_path):
     pygame.display.init()
     pygame.font.init()
     clock = Clock()
-    k = Kiosk(load_config(None), pygame.Surface((800, 480)), GameLog.in_dir(tmp_path),
-              worker=StillCamera(), events=queue.Queue(), clock=clock)
+    k = Kiosk(
+        load_config(None),
+        pygame.Surface((800, 480)),
+        GameLog.in_dir(tmp_path),
+        worker=StillCamera(),
+        events=queue.Queue(),
+        clock=clock,
+    )
     k.data_dir = tmp_path
     k.test_clock = clock
     return k
@@ -207,8 +213,9 @@ def test_button_storm_never_crashes(kiosk) -> None:
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
-@pytest.mark.parametrize("name", ["attract", "language", "choose", "play", "result", "rules",
-                                  "maintenance"])
+@pytest.mark.parametrize(
+    "name", ["attract", "language", "choose", "play", "result", "rules", "maintenance"]
+)
 def test_every_scene_draws_at_both_sizes(kiosk, name, size) -> None:
     kiosk.screen = pygame.Surface(size)
     from kiosk.ui.layout import Layout
