@@ -52,6 +52,8 @@ def startup_seconds(runs: int = 3) -> list[float]:
 def frame_ms(size: tuple[int, int], scene: str, frames: int = 300) -> float:
     import pygame
 
+    pygame.display.init()
+    pygame.font.init()
     from kiosk.ui.screenshots import StillWorker, make_kiosk, tray_frame
 
     frame, roll = tray_frame()
@@ -78,7 +80,7 @@ def main() -> int:
         f"(runs: {', '.join(f'{t:.2f}' for t in starts)}; target < 3 s)"
     )
     for size in ((800, 480), (1920, 1080)):
-        for scene in ("attract", "play", "result", "choose"):
+        for scene in ("attract", "play", "rules", "choose"):
             print(
                 f"frame render {size[0]}x{size[1]} {scene:8s}: median "
                 f"{frame_ms(size, scene):.2f} ms (target < 5 ms)"

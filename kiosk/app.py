@@ -309,7 +309,10 @@ class Kiosk:
         except Exception:
             self.fail(f"{self.scene.name} render")
             self.screen.fill(theme.BACKGROUND)
-            self.draw_notices()
+            try:
+                self.draw_notices()
+            except Exception:
+                log.exception("cannot draw the notice either")
         self.frames += 1
 
     def run(
