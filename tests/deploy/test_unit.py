@@ -14,37 +14,13 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-UNIT = REPO / "systemd/azar-kiosk.service"
+from .unitfile import REPO, SECTIONS, UNIT, single
+
 SYSTEM_UNITS = next(
     (p for p in (Path("/usr/lib/systemd/system"), Path("/lib/systemd/system")) if p.is_dir()),
     None,
 )
-
-
-def parse_unit(text: str) -> dict[str, dict[str, list[str]]]:
-    """Sections of a unit file, each key with every value it was given (Environment= repeats)."""
-    sections: dict[str, dict[str, list[str]]] = {}
-    current: dict[str, list[str]] = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            current = sections.setdefault(line[1:-1], {})
-            continue
-        key, _, value = line.partition("=")
-        current.setdefault(key.strip(), []).append(value.strip())
-    return sections
-
-
-UNIT_SECTIONS = parse_unit(UNIT.read_text())
-SERVICE = UNIT_SECTIONS["Service"]
-
-
-def single(section: str, key: str) -> str:
-    [value] = UNIT_SECTIONS[section][key]
-    return value
+SERVICE = SECTIONS["Service"]
 
 
 def verify(root: Path, unit_text: str) -> subprocess.CompletedProcess[str]:

@@ -1,0 +1,178 @@
+"""The unit's notify, watchdog and restart settings under a real systemd, with kiosk.sdnotify.
+
+A private `systemd --user` manager (tests/deploy/user_manager.py) runs a stand-in for the
+kiosk's main loop (notify_program.py) under a unit made from systemd/azar-kiosk.service: its
+Type=, NotifyAccess=, Restart=, StartLimitIntervalSec= and Python environment as they are, with
+WatchdogSec=, RestartSec= and TimeoutStartSec= shortened so that a test takes seconds, not
+minutes. The device, user and hardening settings need the system manager and are not run here.
+Waits poll with generous bounds; nothing asserts on how fast the machine is.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from .unitfile import REPO, SECTIONS, single
+from .user_manager import Unavailable, UserManager, wait_until
+
+PROGRAM = Path(__file__).with_name("notify_program.py")
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def manager(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UserManager]:
+    manager = UserManager(tmp_path_factory.mktemp("systemd-user"))
+    try:
+        manager.start()
+    except Unavailable as reason:
+        pytest.skip(f"no systemd service manager here: {reason}")
+    yield manager
+    manager.stop()
+
+
+def python_environment() -> list[str]:
+    """The unit's own PYTHON* settings (PYTHONFAULTHANDLER puts the hung stack in the log)."""
+    return [v for v in SECTIONS["Service"]["Environment"] if v.startswith("PYTHON")]
+
+
+class Service:
+    """One unit under the test manager, with the pids its program recorded at each start."""
+
+    def __init__(self, manager: UserManager, folder: Path, name: str) -> None:
+        self.manager = manager
+        self.name = name
+        self.starts_file = folder / f"{name}.starts"
+        self.stderr = folder / f"{name}.stderr"
+
+    def starts(self) -> list[int]:
+        if not self.starts_file.exists():
+            return []
+        return [int(pid) for pid in self.starts_file.read_text().split()]
+
+    def show(self, prop: str) -> str:
+        return self.manager.show(self.name, prop)
+
+    def restarts(self) -> int:
+        return int(self.show("NRestarts") or 0)
+
+    def clean_up(self) -> None:
+        self.manager.systemctl("stop", self.name, check=False)
+        self.manager.systemctl("reset-failed", self.name, check=False)
+        children = Path(f"{self.starts_file}.children")
+        pids = self.starts() + (
+            [int(p) for p in children.read_text().split()] if children.exists() else []
+        )
+        for pid in pids:
+            try:
+                if str(PROGRAM) in Path(f"/proc/{pid}/cmdline").read_text() or children.exists():
+                    os.kill(pid, signal.SIGKILL)
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+
+
+@pytest.fixture
+def service(manager: UserManager, tmp_path: Path) -> Iterator[Callable[..., Service]]:
+    made: list[Service] = []
+
+    def make(mode: str, *, start_limit: bool = True, watchdog: int = 4) -> Service:
+        name = f"kiosk-{len(made)}-{mode}.service"
+        unit = Service(manager, tmp_path, name)
+        lines = ["[Unit]"]
+        if start_limit:
+            lines.append(f"StartLimitIntervalSec={single('Unit', 'StartLimitIntervalSec')}")
+        lines += [
+            "[Service]",
+            f"Type={single('Service', 'Type')}",
+            f"NotifyAccess={single('Service', 'NotifyAccess')}",
+            f"Restart={single('Service', 'Restart')}",
+            *(f"Environment={value}" for value in python_environment()),
+            f"Environment=PYTHONPATH={REPO}",
+            f"WatchdogSec={watchdog}",
+            "RestartSec=0.2",
+            "TimeoutStartSec=3",
+            f"ExecStart={sys.executable} {PROGRAM} {unit.starts_file} {mode}",
+            f"StandardError=append:{unit.stderr}",
+        ]
+        manager.install(name, "\n".join(lines) + "\n")
+        made.append(unit)
+        return unit
+
+    yield make
+    for unit in made:
+        unit.clean_up()
+
+
+def test_ready_starts_the_kiosk_and_its_pings_keep_it_running(service) -> None:
+    kiosk = service("ping")
+
+    # Type=notify: `systemctl start` returns once READY=1 has arrived.
+    kiosk.manager.systemctl("start", kiosk.name)
+
+    assert (kiosk.show("ActiveState"), kiosk.show("SubState")) == ("active", "running")
+    pings = {kiosk.show("WatchdogTimestampMonotonic")}
+
+    def pinged_twice_more() -> bool:
+        pings.add(kiosk.show("WatchdogTimestampMonotonic"))
+        return len(pings) >= 3
+
+    # systemd stamps the time of each WATCHDOG=1 it accepts.
+    assert wait_until(pinged_twice_more)
+    assert kiosk.restarts() == 0
+    assert len(kiosk.starts()) == 1
+
+
+def test_a_hung_main_loop_is_killed_and_restarted(service) -> None:
+    kiosk = service("hang")
+    kiosk.manager.systemctl("start", kiosk.name)
+
+    assert wait_until(lambda: len(kiosk.starts()) >= 2)
+
+    assert kiosk.restarts() >= 1
+    first, second = kiosk.starts()[:2]
+    assert first != second
+    log = kiosk.stderr.read_text()
+    assert "Fatal Python error: Aborted" in log  # the watchdog's SIGABRT
+    assert "in hang" in log  # the stack of the hung loop, for the journal
+
+
+def test_pings_from_a_child_process_do_not_count(service) -> None:
+    """NotifyAccess=main: only the kiosk's main process can keep the watchdog quiet."""
+    kiosk = service("child-pings")
+    kiosk.manager.systemctl("start", kiosk.name)
+
+    assert wait_until(lambda: len(kiosk.starts()) >= 2)
+    assert kiosk.restarts() >= 1
+
+
+@pytest.mark.parametrize("status", [0, 1])
+def test_it_restarts_forever_whatever_the_exit(service, status: int) -> None:
+    kiosk = service(f"exit-{status}")
+    kiosk.manager.systemctl("start", "--no-block", kiosk.name)
+
+    # systemd's default would give up after 5 starts in 10 s.
+    assert wait_until(lambda: kiosk.restarts() >= 8)
+    assert kiosk.show("ActiveState") != "failed"
+
+
+def test_without_start_limit_interval_zero_systemd_would_give_up(service) -> None:
+    """The same crashing kiosk, minus the unit's StartLimitIntervalSec=0: the check above bites."""
+    kiosk = service("exit-1", start_limit=False)
+    kiosk.manager.systemctl("start", "--no-block", kiosk.name)
+
+    # With Restart=always, "failed" means systemd stopped restarting it.
+    assert wait_until(lambda: kiosk.show("ActiveState") == "failed")
+    assert kiosk.restarts() < 8, kiosk.show("Result")
+
+
+def test_a_kiosk_that_never_gets_ready_is_restarted(service) -> None:
+    kiosk = service("never-ready")
+    kiosk.manager.systemctl("start", "--no-block", kiosk.name)
+
+    assert wait_until(lambda: len(kiosk.starts()) >= 2)
+    assert kiosk.restarts() >= 1
