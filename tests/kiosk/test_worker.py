@@ -1,0 +1,65 @@
+"""The vision worker: garbage frames become a reroll, a lost camera is reported and retried."""
+
+from __future__ import annotations
+
+import queue
+import time
+
+import numpy as np
+
+from hardware.camera import CameraError, Frame
+from kiosk.app import build_watcher
+from kiosk.config import load_config
+from kiosk.worker import CameraStatus, RollRead, VisionWorker
+from vision.reading import RerollReason
+
+
+def test_garbage_frames_give_one_reroll_and_no_crash() -> None:
+    events: queue.Queue = queue.Queue()
+    worker = VisionWorker(None, events, build_watcher(load_config(None)))
+    for t, frame in enumerate(
+        [np.zeros((5,), np.uint8), "not an image", np.zeros((48, 64, 3), np.float64)]
+    ):
+        worker.step(frame, float(t))
+    reads = [e for e in list(events.queue) if isinstance(e, RollRead)]
+    assert reads and reads[0].roll.reason is RerollReason.BAD_FRAME
+    assert len(reads) == 1  # a run of bad frames is reported once
+
+
+class FlakyCamera:
+    """Fails to open once (cable pulled), then serves grey frames."""
+
+    def __init__(self) -> None:
+        self.opens = 0
+
+    def open(self) -> None:
+        self.opens += 1
+        if self.opens == 1:
+            raise CameraError("no camera")
+
+    def read(self) -> Frame:
+        time.sleep(0.01)
+        return Frame(np.full((120, 160, 3), 90, np.uint8), time.monotonic())
+
+    def close(self) -> None:
+        pass
+
+
+def test_lost_camera_is_reported_then_reconnected() -> None:
+    events: queue.Queue = queue.Queue()
+    worker = VisionWorker(
+        FlakyCamera(), events, build_watcher(load_config(None)), reconnect_seconds=0.05
+    )
+    worker.start()
+    deadline = time.monotonic() + 5
+    statuses = []
+    while time.monotonic() < deadline and len(statuses) < 2:
+        try:
+            event = events.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        if isinstance(event, CameraStatus):
+            statuses.append(event.ok)
+    worker.stop()
+    assert statuses == [False, True]
+    assert worker.preview() is not None
