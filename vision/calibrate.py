@@ -21,6 +21,11 @@ WORK_WIDTH = 640  # the tray is found on a copy at most this wide: its outline t
 QUALITY_WIDTH = 640  # exposure and focus are measured at this width, whatever the camera's
 MIN_TRAY = 0.1  # a tray floor smaller than this fraction of the frame is not believed
 MIN_SOLIDITY = 0.9  # a floor region filling less of its convex hull leaked out of the tray
+# The floor's border is an edge this much stronger than the strongest grain in the middle of
+# the floor (its 99.9th percentile), and at least MIN_EDGE (Sobel of Lab, after a blur).
+EDGE_OVER_GRAIN = 1.6
+MIN_EDGE = 8.0
+MAX_GRAIN = 80.0  # grain stronger than this in the middle: clutter or dice, not a bare floor
 
 
 def _bgr(frame: np.ndarray, what: str) -> np.ndarray:
@@ -56,26 +61,20 @@ def find_tray(empty: np.ndarray) -> np.ndarray:
     of the frame; the raised rim shows as a strong edge (in brightness or colour) all round
     it. The floor is first taken as the region reachable from the middle without crossing such
     an edge (felt grain, a light falloff and sensor noise are weak edges after a blur); then a
-    watershed between that region and what lies well outside it puts the border on the edge's
-    crest. The answer is the convex hull (trays are rectangles, rounded or oval).
+    watershed between that region and the other smooth regions puts the border on the crest of
+    the edge band between them. The answer is the convex hull (trays are rectangles, rounded
+    or oval).
     """
     image = _bgr(empty, "empty-tray frame")
     small, scale = _shrunk(image, WORK_WIDTH)
-    smooth = cv2.GaussianBlur(small, (0, 0), 1.0)
-    lab = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32), (0, 0), 2)
-    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
-    strength = np.sqrt((gx * gx + gy * gy).sum(axis=2))
-    edges = strength > max(12.0, 5.0 * float(np.median(strength)))
-    edges = cv2.dilate(edges.astype(np.uint8), np.ones((3, 3), np.uint8))
+    edges = _edges(small)
     count, labels = cv2.connectedComponents(1 - edges, connectivity=4)
     floor = _central_label(labels, count)
     if floor is None:
         raise CalibrationError("no tray floor found around the middle of the picture")
-    region = (labels == floor).astype(np.uint8)
-    near = cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (17, 17)))
-    markers = np.where(region > 0, 1, np.where(near > 0, 0, 2)).astype(np.int32)
-    cv2.watershed(smooth, markers)
+    # Watershed: the floor, against every other smooth region, decides the edge bands.
+    markers = np.where(labels == floor, 1, np.where(edges > 0, 0, 2)).astype(np.int32)
+    cv2.watershed(cv2.GaussianBlur(small, (0, 0), 1.0), markers)
     floor_side = cv2.dilate((markers == 1).astype(np.uint8), np.ones((3, 3), np.uint8))
     region = (floor_side & (markers != 2)).astype(np.uint8)  # the crest line is the border
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -90,12 +89,36 @@ def find_tray(empty: np.ndarray) -> np.ndarray:
             "the tray's edge is not clear all round: empty the tray, light it evenly, and "
             "keep other things out of the picture"
         )
-    outline = cv2.approxPolyDP(hull, 0.004 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    outline = cv2.approxPolyDP(hull, 1.0, True).reshape(-1, 2)  # within a pixel of the hull
     h, w = image.shape[:2]
     polygon = np.round((outline + 0.5) / scale - 0.5)
     polygon[:, 0] = polygon[:, 0].clip(0, w - 1)
     polygon[:, 1] = polygon[:, 1].clip(0, h - 1)
     return polygon.astype(np.int32)
+
+
+def _edges(small: np.ndarray) -> np.ndarray:
+    """uint8 mask (1) of the strong edges: in any of the L, a, b channels, an edge this much
+    stronger than that channel's grain in the middle of the picture (the floor). Judging each
+    channel against its own grain keeps a striped wooden floor (lightness grain) from hiding
+    the colour edge to its rim, and a grey-on-grey tray still has its lightness edge."""
+    lab = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32), (0, 0), 3)
+    h, w = lab.shape[:2]
+    edges = np.zeros((h, w), bool)
+    for channel in cv2.split(lab):
+        strength = cv2.magnitude(
+            cv2.Sobel(channel, cv2.CV_32F, 1, 0, ksize=3),
+            cv2.Sobel(channel, cv2.CV_32F, 0, 1, ksize=3),
+        )
+        middle = strength[h // 3 : 2 * h // 3, w // 3 : 2 * w // 3]
+        grain = float(np.percentile(middle, 99.9))
+        if grain > MAX_GRAIN:
+            raise CalibrationError(
+                "the middle of the picture is not a plain tray floor: empty the tray, and "
+                "point the camera straight down into it"
+            )
+        edges |= strength > max(MIN_EDGE, EDGE_OVER_GRAIN * grain)
+    return cv2.dilate(edges.astype(np.uint8), np.ones((3, 3), np.uint8))
 
 
 def _central_label(labels: np.ndarray, count: int) -> int | None:
