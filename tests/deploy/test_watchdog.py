@@ -10,6 +10,7 @@ Waits poll with generous bounds; nothing asserts on how fast the machine is.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import sys
@@ -80,7 +81,15 @@ class Service:
 def service(manager: UserManager, tmp_path: Path) -> Iterator[Callable[..., Service]]:
     made: list[Service] = []
 
-    def make(mode: str, *, start_limit: bool = True, watchdog: int = 4) -> Service:
+    def make(
+        mode: str,
+        *,
+        start_limit: bool = True,
+        watchdog: int = 4,
+        timeout_start: int = 3,
+        command: str | None = None,
+        environment: tuple[str, ...] = (),
+    ) -> Service:
         name = f"kiosk-{len(made)}-{mode}.service"
         unit = Service(manager, tmp_path, name)
         lines = ["[Unit]"]
@@ -95,8 +104,9 @@ def service(manager: UserManager, tmp_path: Path) -> Iterator[Callable[..., Serv
             f"Environment=PYTHONPATH={REPO}",
             f"WatchdogSec={watchdog}",
             "RestartSec=0.2",
-            "TimeoutStartSec=3",
-            f"ExecStart={sys.executable} {PROGRAM} {unit.starts_file} {mode}",
+            f"TimeoutStartSec={timeout_start}",
+            *(f"Environment={value}" for value in environment),
+            f"ExecStart={command or f'{sys.executable} {PROGRAM} {unit.starts_file} {mode}'}",
             f"StandardError=append:{unit.stderr}",
         ]
         manager.install(name, "\n".join(lines) + "\n")
@@ -176,3 +186,34 @@ def test_a_kiosk_that_never_gets_ready_is_restarted(service) -> None:
 
     assert wait_until(lambda: len(kiosk.starts()) >= 2)
     assert kiosk.restarts() >= 1
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("kiosk.app") is None,
+    reason="the kiosk application (kiosk/app.py) is not there yet",
+)
+def test_the_kiosk_itself_reports_ready_and_pings_the_watchdog(service, tmp_path: Path) -> None:
+    """The real application, in demo mode on SDL's dummy video driver instead of KMSDRM."""
+    kiosk = service(
+        "app",
+        timeout_start=120,  # a generous bound for a slow machine; READY normally takes a second
+        command=f"{sys.executable} -m kiosk run --demo --max-seconds 600",
+        environment=(
+            "SDL_VIDEODRIVER=dummy",
+            "SDL_AUDIODRIVER=dummy",
+            "GPIOZERO_PIN_FACTORY=mock",
+            f"KIOSK_DATA_DIR={tmp_path / 'data'}",
+        ),
+    )
+
+    kiosk.manager.systemctl("start", kiosk.name)  # returns when the kiosk has sent READY=1
+
+    assert (kiosk.show("ActiveState"), kiosk.show("SubState")) == ("active", "running")
+    pings = {kiosk.show("WatchdogTimestampMonotonic")}
+
+    def pinged_twice_more() -> bool:
+        pings.add(kiosk.show("WatchdogTimestampMonotonic"))
+        return len(pings) >= 3
+
+    assert wait_until(pinged_twice_more)
+    assert kiosk.restarts() == 0
