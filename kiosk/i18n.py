@@ -44,6 +44,15 @@ class Translator:
     def plural(self, singular: str, plural: str, n: int) -> str:
         return self._catalog.ngettext(singular, plural, n)
 
+    def decimal(self, value: float, digits: int = 1) -> str:
+        """A number as written in this language: 51.9 in English, 51,9 in French and Spanish."""
+        text = f"{value:.{digits}f}"
+        return text if self.language == "en" else text.replace(".", ",")
+
+    def percent(self, value: float, digits: int = 2) -> str:
+        space = "" if self.language == "en" else "\u00a0"
+        return f"{self.decimal(value * 100, digits)}{space}%"
+
     def player(self, seat: int) -> str:
         return self(PLAYER).format(n=int(seat) + 1)
 

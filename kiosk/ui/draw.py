@@ -18,8 +18,8 @@ FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 FONTS = {
     "sans": "DejaVuSans.ttf",  # body text: wide, open shapes, legible from a distance
     "sans-bold": "DejaVuSans-Bold.ttf",
-    "serif": "EBGaramond12-Regular.otf",  # titles: a Garamond for the medieval book
-    "serif-bold": "EBGaramond12-Bold.otf",
+    "serif": "JunicodeTwoBeta-Regular.otf",  # titles: Junicode, a face made for medievalists
+    "serif-bold": "JunicodeTwoBeta-Bold.otf",
 }
 
 # Where the pips sit on a face, in thirds of the face (0, 1, 2), for values 1..6.

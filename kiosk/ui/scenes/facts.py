@@ -11,20 +11,16 @@ from kiosk.rules.odds import exact_odds
 from kiosk.rules.variants import find_variant
 
 
-def percent(p: Fraction | float) -> str:
-    return f"{float(p) * 100:.1f}"
-
-
 @cache
-def _figures() -> dict[str, str]:
+def _figures() -> dict[str, float]:
     sums = total_probabilities()
     azar = exact_odds(find_variant("azar"))
     reazar = sum((p for total, p in sums.items() if 8 <= total <= 13), Fraction(0))
     return {
-        "first": percent(azar.outcomes.get("caster_wins", 0)),
-        "throws": f"{float(azar.expected_throws):.1f}",
-        "ten": str(round(sums[10] * 216)),
-        "reazar": percent(reazar),
+        "first": float(azar.outcomes.get("caster_wins", 0)) * 100,
+        "throws": float(azar.expected_throws),
+        "ten": float(sums[10] * 216),
+        "reazar": float(reazar) * 100,
     }
 
 
@@ -39,4 +35,7 @@ FACTS = (
 
 def fact(tr: Translator, index: int) -> str:
     """Fact number `index` (wrapping) in the translator's language."""
-    return tr(FACTS[index % len(FACTS)]).format(**_figures())
+    figures = _figures()
+    words = {name: tr.decimal(value) for name, value in figures.items()}
+    words["ten"] = str(round(figures["ten"]))
+    return tr(FACTS[index % len(FACTS)]).format(**words)

@@ -139,6 +139,6 @@ class Rules(Scene):
                 max_width=220,
             )
             for (x, _), value in zip(
-                columns, (f"{wins:.2%}", f"{loses:.2%}", f"{throws:.2f}"), strict=True
+                columns, (tr.percent(wins), tr.percent(loses), tr.decimal(throws, 2)), strict=True
             ):
                 draw.text(surface, layout, value, (x, y + 9), 20, "sans", theme.TEXT, "center")
