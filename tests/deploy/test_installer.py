@@ -46,6 +46,8 @@ PACKAGES = [
     "libgles2",
     "libgl1-mesa-dri",
 ]
+UNIT_SOURCE = "systemd/azar-kiosk.service"
+MANAGER_CONF_SOURCE = "systemd/system.conf.d/azar-kiosk.conf"
 UNIT = "etc/systemd/system/azar-kiosk.service"
 CONFIG = "etc/azar-kiosk/config.toml"
 VENV = "opt/azar-kiosk/venv"
@@ -76,7 +78,7 @@ class FakePi:
         ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
         for name in ("kiosk", "vision", "hardware"):
             shutil.copytree(REPO / name, self.checkout / name, ignore=ignore)
-        for name in ("pyproject.toml", "scripts/install-pi", "systemd/azar-kiosk.service"):
+        for name in ("pyproject.toml", "scripts/install-pi", UNIT_SOURCE, MANAGER_CONF_SOURCE):
             (self.checkout / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(REPO / name, self.checkout / name)
         for name in STAND_INS:
@@ -152,6 +154,9 @@ def test_first_run_installs_everything(pi: FakePi) -> None:
     assert (pi.root / VENV / "constraints.txt").read_text() == "numpy==1.24.2\n"
     assert (pi.root / UNIT).read_bytes() == (REPO / "systemd/azar-kiosk.service").read_bytes()
     assert (pi.root / CONFIG).read_bytes() == (REPO / "kiosk/config.example.toml").read_bytes()
+    assert (pi.root / "etc/systemd/system.conf.d/azar-kiosk.conf").read_bytes() == (
+        (REPO / MANAGER_CONF_SOURCE).read_bytes()
+    )
     assert pi.lines("enabled") == ["azar-kiosk.service"]  # and the getty on tty1 is gone
     assert "warning:" in run.stderr and "overlay" in run.stderr  # no data partition given
     assert run.stdout.rstrip().endswith("done: azar-kiosk installed")
