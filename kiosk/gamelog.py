@@ -109,12 +109,17 @@ class LoggedGame:
 
 def effective_throws(events: Iterable[Event]) -> list[tuple[int, ...]]:
     """The throws that count: each correction replaces the last throw, each undo removes it."""
-    throws: list[tuple[int, ...]] = []
+    return [dice for dice, _ in effective_sources(events)]
+
+
+def effective_sources(events: Iterable[Event]) -> list[tuple[tuple[int, ...], str]]:
+    """The throws that count with where their dice came from ("camera", "manual")."""
+    throws: list[tuple[tuple[int, ...], str]] = []
     for event in events:
         if event.kind == "throw":
-            throws.append(event.dice)
+            throws.append((event.dice, event.source))
         elif event.kind == "correction" and throws:
-            throws[-1] = event.dice
+            throws[-1] = (event.dice, event.source or "manual")
         elif event.kind == "undo" and throws:
             throws.pop()
     return throws

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from kiosk.gamelog import GameLog, LoggedGame
+from kiosk.gamelog import GameLog, LoggedGame, effective_sources
 from kiosk.rules import Ruling, Seat, Throw, find_variant
 from kiosk.rules.variants import Variant
 
@@ -31,17 +31,20 @@ class Entry:
         return sum(self.dice)
 
 
-def replay(variant: Variant, first: Seat, throws: list[tuple[int, ...]]):
+def replay(
+    variant: Variant, first: Seat, throws: list[tuple[int, ...]], sources: list[str] | None = None
+):
     """The state after `throws` and the entries that led there; throws after the end are dropped."""
     state = variant.new_game(first)
     entries: list[Entry] = []
-    for dice in throws:
+    sources = sources or ["camera"] * len(throws)
+    for dice, source in zip(throws, sources, strict=False):
         if state.is_over:
             log.warning("ignoring a logged throw after the end of the game: %s", dice)
             break
         seat = state.to_throw
         state, ruling = state.apply(Throw(tuple(dice)))
-        entries.append(Entry(seat, tuple(dice), ruling))
+        entries.append(Entry(seat, tuple(dice), ruling, source))
     return state, entries
 
 
@@ -56,13 +59,14 @@ class Match:
         first: Seat = Seat.ONE,
         events: int = 0,
         throws: list[tuple[int, ...]] | None = None,
+        sources: list[str] | None = None,
     ) -> None:
         self.variant = variant
         self.log = gamelog
         self.game_id = game_id
         self.first = Seat(first)
         self.seq = events  # the next event's number in the log
-        self.state, self.entries = replay(variant, self.first, throws or [])
+        self.state, self.entries = replay(variant, self.first, throws or [], sources)
 
     @classmethod
     def start(cls, variant: Variant, gamelog: GameLog, first: Seat = Seat.ONE) -> Match:
@@ -86,7 +90,13 @@ class Match:
     def from_log(cls, logged: LoggedGame, gamelog: GameLog) -> Match:
         variant = find_variant(logged.game, logged.variant)
         return cls(
-            variant, gamelog, logged.id, Seat(logged.first), len(logged.events), logged.throws
+            variant,
+            gamelog,
+            logged.id,
+            Seat(logged.first),
+            len(logged.events),
+            [dice for dice, _ in effective_sources(logged.events)],
+            [source for _, source in effective_sources(logged.events)],
         )
 
     # -- what the screen needs ---------------------------------------------------------------
@@ -127,7 +137,8 @@ class Match:
             raise ValueError("there is no throw to correct")
         dice = tuple(int(v) for v in dice)
         Throw(dice)  # refuse bad dice before anything is written
-        state, entries = replay(self.variant, self.first, self.throws[:-1] + [dice])
+        sources = [entry.source for entry in self.entries[:-1]] + ["manual"]
+        state, entries = replay(self.variant, self.first, self.throws[:-1] + [dice], sources)
         entries[-1] = Entry(entries[-1].seat, dice, entries[-1].ruling, "manual")
         self._record("correction", dice, "manual", None, entries[-1].ruling)
         self._reopen_if_needed(state)
@@ -139,7 +150,8 @@ class Match:
         """Take back the last throw."""
         if not self.entries:
             raise ValueError("there is no throw to undo")
-        state, entries = replay(self.variant, self.first, self.throws[:-1])
+        sources = [entry.source for entry in self.entries[:-1]]
+        state, entries = replay(self.variant, self.first, self.throws[:-1], sources)
         self._record("undo", (), "manual", None, None)
         self._reopen_if_needed(state)
         self.state, self.entries = state, entries

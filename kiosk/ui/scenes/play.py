@@ -31,6 +31,19 @@ REROLL_REASONS = {
     "not_moved": N_("The dice did not move."),
     "bad_frame": N_("The camera picture cannot be used."),
 }
+# A word beside each past throw saying what it did, from its ruling key.
+TAGS = (
+    ("throw_off", N_("throw-off")),
+    ("wins", N_("wins")),
+    ("reazar_loses", N_("loses")),
+    ("encuentro", N_("encuentro")),
+    ("chance_for", N_("chance")),
+    ("new_opponent_chance", N_("chance")),
+    ("azar_pays", N_("azar")),
+    ("azar_wins", N_("azar")),
+    ("prize_raised", N_("azar")),
+    ("recovery_due", N_("again")),
+)
 UNDO_CONFIRM_SECONDS = 4.0
 END_PAUSE_SECONDS = 3.0  # the last ruling stays on screen this long before the result
 HISTORY_ROWS = 6
@@ -405,7 +418,9 @@ class Play(Scene):
             for i, value in enumerate(entry.dice):
                 draw.die(surface, layout.rect(540 + i * 26, y, 22, 22), value)
             draw.text(surface, layout, f"= {entry.total}", (622, y), 17, "sans-bold", theme.TEXT)
+            tag = next((tr(word) for part, word in TAGS if part in entry.ruling.key), "")
             if entry.source == "manual":
-                draw.text(
-                    surface, layout, tr("by hand"), (776, y + 3), 12, "sans", theme.MUTED, "right"
-                )
+                tag = f"{tag} · {tr('by hand')}" if tag else tr("by hand")
+            draw.text(
+                surface, layout, tag, (776, y + 3), 14, "sans", theme.MUTED, "right", max_width=100
+            )
