@@ -144,8 +144,12 @@ def die_size_from_frame(
     frame: np.ndarray, empty: np.ndarray, tray: np.ndarray | None = None
 ) -> float:
     """The side of a die's top face, in pixels, from a frame with dice lying apart on the tray
-    and the same tray empty: the things that differ from the empty tray are measured, and the
-    median of the square ones (single dice, not dice touching) is the answer."""
+    and the same tray empty.
+
+    What differs from the empty tray is split into blobs; in each, the top face is the part
+    that differs most (Otsu's threshold on the change inside the blob), which leaves out the
+    die's shaded sides and its shadow. The answer is the median side of the square faces, so
+    dice touching one another (an oblong face pair) do not count."""
     image = _bgr(frame, "frame with dice")
     reference = _bgr(empty, "empty-tray frame")
     if image.shape != reference.shape:
@@ -153,18 +157,25 @@ def die_size_from_frame(
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
     lab_empty = cv2.cvtColor(reference, cv2.COLOR_BGR2LAB).astype(np.float32)
     lab_empty[..., 0] *= cv2.mean(lab[..., 0])[0] / max(1.0, cv2.mean(lab_empty[..., 0])[0])
-    change = np.sqrt(((lab - lab_empty) ** 2).sum(axis=2))
-    mask = (cv2.GaussianBlur(change, (0, 0), 1.0) > 30).astype(np.uint8)
+    change = cv2.GaussianBlur(np.sqrt(((lab - lab_empty) ** 2).sum(axis=2)), (0, 0), 1.0)
+    mask = (change > 30).astype(np.uint8)
     if tray is not None:
         inside = np.zeros_like(mask)
         cv2.fillPoly(inside, [np.asarray(tray, np.int32).reshape(-1, 1, 2)], 1)
         mask &= inside
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    count, blobs = cv2.connectedComponents(mask)
+    level = np.clip(change, 0, 255).astype(np.uint8)
     sides = []
-    for contour in contours:
-        (_, _), (a, b), _ = cv2.minAreaRect(contour)
+    for blob in range(1, count):
+        where = blobs == blob
+        if np.count_nonzero(where) < 36:
+            continue
+        otsu, _ = cv2.threshold(level[where].reshape(1, -1), 0, 255, cv2.THRESH_OTSU)
+        face = (where & (level > otsu)).astype(np.uint8)
+        face = cv2.morphologyEx(face, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        (_, _), (a, b), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
         if min(a, b) >= 6 and max(a, b) <= 1.3 * min(a, b):
             sides.append(float(np.sqrt(a * b)))
     if not sides:

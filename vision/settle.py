@@ -68,7 +68,8 @@ class SettleConfig:
     motion_cover: float = 0.001  # the scene changed if more than this fraction of pixels did
     empty_level: float = 20.0  # a pixel differs from the empty tray by more than this
     empty_cover: float = 0.0007  # at most this fraction differing: the tray is empty
-    blocked_cover: float = 0.08  # more than this fraction differing: not dice, a hand
+    blocked_dice: float = 12.0  # covering more than this many dice's area: a hand, not dice
+    blocked_cover: float = 0.3  # the same as a share of the tray, when the die size is unknown
     max_gap: float = 1.0  # a longer pause between frames counts as motion (camera stalled)
     drift_rate: float = 0.05  # how fast the empty reference follows the light, per still frame
     votes: int = 3  # consecutive agreeing reads needed for an answer
@@ -137,6 +138,10 @@ def changed_fraction(a: np.ndarray, b: np.ndarray, mask: np.ndarray, level: floa
     return cv2.countNonZero(changed_pixels(a, b, mask, level)) / inside
 
 
+def _points(polygon: np.ndarray) -> np.ndarray:
+    return np.asarray(polygon, np.float32).reshape(-1, 1, 2)
+
+
 def tray_mask(size: tuple[int, int], frame_width: int, tray: np.ndarray | None) -> np.ndarray:
     """uint8 mask (255 inside) of the tray polygon, drawn at the small image's `size`."""
     width, height = size
@@ -167,6 +172,7 @@ class SettleDetector:
         self._shape: tuple[int, ...] | None = None
         self._mask = np.zeros((0, 0), np.uint8)
         self._empty: np.ndarray | None = None
+        self._blocked = self.config.blocked_cover
         self._previous: np.ndarray | None = None
         self._anchor: np.ndarray | None = None  # a frame from up to two windows ago
         self._anchor_t = 0.0
@@ -240,7 +246,7 @@ class SettleDetector:
         cv2.accumulateWeighted(small, self._empty, config.drift_rate, cv2.bitwise_not(differs))
         if self.cover <= config.empty_cover:
             return SettleState.EMPTY
-        if self.cover > config.blocked_cover:
+        if self.cover > self._blocked:
             return SettleState.BLOCKED
         return SettleState.SETTLED
 
@@ -255,6 +261,12 @@ class SettleDetector:
         size = work_size(shape, self.config.work_width)
         self._mask = tray_mask(size, shape[1], self.calibration.tray)
         self._empty = None if empty is None else shrink(empty, self.config.work_width)
+        self._blocked = self.config.blocked_cover
+        if self.calibration.die_size:
+            tray = self.calibration.tray
+            area = shape[0] * shape[1] if tray is None else cv2.contourArea(_points(tray))
+            die_area = float(self.calibration.die_size) ** 2
+            self._blocked = min(1.0, self.config.blocked_dice * die_area / max(area, 1.0))
         self._shape = shape
         self.reset()
 

@@ -198,7 +198,8 @@ def test_lighting_flicker_is_not_motion() -> None:
 
 
 def test_a_hand_over_the_tray_is_moving_then_blocking_never_settled() -> None:
-    detector = SettleDetector(SettleConfig(still_for=0.2), empty_calibration())
+    """A hand covers far more than twelve dice (of the calibrated 40 px), so it is not dice."""
+    detector = SettleDetector(SettleConfig(still_for=0.2), empty_calibration(die_size=40.0))
     run(detector, [scene(THREE)] * 10)
     passing = [scene(THREE, hand=(100 + 20 * i, 300)) for i in range(15)]
     resting = [scene(THREE, hand=(400, 300))] * 15
@@ -498,3 +499,52 @@ def test_a_cocked_die_gives_one_reroll_for_the_throw() -> None:
     watcher = ThrowWatcher(reader, SettleConfig(still_for=0.3), empty_calibration())
     answers = watch(watcher, throw_frames(THREE) + [scene(THREE)] * 30, 0.0)
     assert answers == [cocked]
+
+
+# --- end to end, on the kiosk's simulated tray with the real reader -------------------------
+
+
+def test_simulated_throws_get_one_answer_each_and_a_non_throw_is_caught() -> None:
+    """The kiosk's path: calibrate on the empty tray, then frames at 30 fps through the watcher
+    and the real reader. Every throw gets exactly one answer, about half a second after the
+    dice stop; an ok answer shows the values thrown; leaving the dice in place is NOT_MOVED."""
+    sim = pytest.importorskip("hardware.sim.tray")
+    hazards = pytest.importorskip("hardware.sim.throw").Hazard
+    reader = pytest.importorskip("vision.reader")
+    from vision.calibrate import calibrate
+
+    now = [0.0]
+    tray = sim.SimulatedTray(resolution=(640, 480), seed=11, clock=lambda: now[0])
+    tray.open()
+    empty = tray.empty_frame()
+    tray.throw()
+    now[0] += tray.settle_time
+    calibration = calibrate(empty, dice=tray.read().image)  # the maintenance screen's way
+    assert calibration.die_size == pytest.approx(tray.die_size, rel=0.15)
+    tray.clear()
+    watcher = ThrowWatcher(
+        lambda frame: reader.read_roll(frame, calibration=calibration), SettleConfig(), calibration
+    )
+
+    def film(seconds: float) -> list[tuple[float, Roll]]:
+        answers, end = [], now[0] + seconds
+        while now[0] < end:
+            frame = tray.read()
+            answer = watcher.update(frame.image, frame.timestamp)
+            if answer is not None:
+                answers.append((now[0], answer))
+            now[0] += 1 / FPS
+        return answers
+
+    assert film(1.0) == [] and watcher.state is SettleState.EMPTY
+    for hazard in [None, None, hazards.NOT_MOVED, None]:
+        tray.throw(hazard=hazard)
+        started = now[0]
+        answers = film(tray.settle_time + 1.5)
+        assert len(answers) == 1
+        when, answer = answers[0]
+        assert when - (started + tray.settle_time) < 0.3 + 4 / FPS + 0.1
+        if hazard is hazards.NOT_MOVED:
+            assert answer.reason is RerollReason.NOT_MOVED
+        elif answer.ok:
+            assert sorted(answer.values) == sorted(tray.last_values)
