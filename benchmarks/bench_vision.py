@@ -1,0 +1,159 @@
+"""How fast the vision runs on one core: the per-frame settle check and a full read of three dice.
+
+Prints the median milliseconds at 640x480 and 1280x720 on drawn frames (a textured felt tray
+in a wooden rim, three dice with shadows, sensor noise), single-threaded. The targets on a
+typical x86 core are 1 ms for the settle check and 10 ms for a full read; a Raspberry Pi 4
+core is about ten times slower and must keep up with 30 frames per second.
+
+    .venv/bin/python benchmarks/bench_vision.py [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.settle import SettleConfig, SettleDetector
+
+PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+}
+VALUES = (3, 5, 6)
+
+
+def draw_tray(width: int, height: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """An empty tray: wooden rim around green felt with grain and a light falloff. Returns the
+    BGR image and the floor polygon (4, 2) int32."""
+    margin = round(0.08 * width)
+    floor = np.array(
+        [[margin, margin], [width - margin, margin], [width - margin, height - margin],
+         [margin, height - margin]], np.int32)  # fmt: skip
+    grain = cv2.GaussianBlur(rng.normal(0, 9, (height, width)).astype(np.float32), (0, 0), 1.2)
+    image = np.empty((height, width, 3), np.float32)
+    image[:] = (40, 85, 140)  # wood
+    image += 0.6 * grain[..., None]
+    felt = np.zeros((height, width), np.uint8)
+    cv2.fillPoly(felt, [floor], 1)
+    image[felt > 0] = (np.array((50, 110, 45), np.float32) + grain[..., None])[felt > 0]
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    light = 1.0 - 0.3 * (((xx - width / 2) / width) ** 2 + ((yy - height / 2) / height) ** 2)
+    return np.clip(image * light[..., None], 0, 255).astype(np.uint8), floor
+
+
+def draw_die(image: np.ndarray, value: int, centre: tuple[float, float], side: float, angle: float):
+    """An ivory die with black pips and a soft shadow, seen from above, drawn in place."""
+    shade = np.zeros(image.shape[:2], np.float32)
+    shadow = cv2.boxPoints(((centre[0] + 0.08 * side, centre[1] + 0.08 * side), (side,) * 2, angle))
+    cv2.fillConvexPoly(shade, np.round(shadow).astype(np.int32), 0.35)
+    image[:] = (image * (1 - cv2.GaussianBlur(shade, (0, 0), 0.06 * side)[..., None])).astype(
+        np.uint8
+    )
+    body = cv2.boxPoints((centre, (side, side), angle))
+    cv2.fillConvexPoly(image, np.round(body * 16).astype(np.int32), (225, 235, 240), cv2.LINE_AA, 4)
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    for u, v in PIPS[value]:
+        x = centre[0] + 0.27 * side * (u * c - v * s)
+        y = centre[1] + 0.27 * side * (u * s + v * c)
+        pip = (round(x * 16), round(y * 16))
+        cv2.circle(image, pip, round(0.09 * side * 16), (25, 25, 25), -1, cv2.LINE_AA, 4)
+
+
+def frames(width: int, height: int, count: int = 8):
+    """The empty tray, the floor polygon, the die side, and `count` noisy frames of three dice."""
+    rng = np.random.default_rng(width)
+    empty, floor = draw_tray(width, height, rng)
+    side = 0.075 * width
+    still = empty.copy()
+    spots = [(0.3, 0.35, 10.0), (0.5, 0.62, 35.0), (0.7, 0.38, 70.0)]
+    for value, (fx, fy, angle) in zip(VALUES, spots, strict=True):
+        draw_die(still, value, (fx * width, fy * height), side, angle)
+    noisy = []
+    for _ in range(count):
+        noise = rng.normal(0, 2.5, still.shape)
+        noisy.append(np.clip(still + noise, 0, 255).astype(np.uint8))
+    return empty, floor, side, noisy
+
+
+def median_ms(run: Callable[[int], object], repeat: int) -> float:
+    """Median wall time of `run(i)` over `repeat` calls, after a few warm-up calls."""
+    for i in range(5):
+        run(i)
+    times = []
+    for i in range(repeat):
+        start = time.perf_counter()
+        run(i)
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def measure(width: int, height: int, repeat: int, read_roll: Callable | None) -> str:
+    """One line of the table: settle check and full reads at this frame size."""
+    empty, floor, side, noisy = frames(width, height)
+    calibration = Calibration(tray=floor, die_size=side, empty=empty)
+    detector = SettleDetector(SettleConfig(), calibration)
+    settle = median_ms(lambda i: detector.update(noisy[i % len(noisy)], i / 30), repeat)
+    greys = [cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) for frame in noisy]
+    luma = SettleDetector(SettleConfig(), calibration)
+    settle_grey = median_ms(lambda i: luma.update(greys[i % len(greys)], i / 30), repeat)
+    read_cell = bare_cell = "n/a"
+    answer = "vision.reader.read_roll not available yet"
+    if read_roll is not None:
+        runs = max(20, repeat // 5)
+        calibrated = median_ms(
+            lambda i: read_roll(noisy[i % len(noisy)], calibration=calibration), runs
+        )
+        bare = median_ms(lambda i: read_roll(noisy[i % len(noisy)]), runs)
+        read_cell, bare_cell = f"{calibrated:6.2f} ms", f"{bare:6.2f} ms"
+        roll = read_roll(noisy[0], calibration=calibration)
+        right = roll.ok and sorted(roll.values) == sorted(VALUES)
+        answer = f"{roll.status} {roll.values} ({'right' if right else 'WRONG'})"
+    return (
+        f"{width:>4}x{height:<5} | {settle:9.3f} ms | {settle_grey:9.3f} ms | {read_cell:>9} | "
+        f"{bare_cell:>9} | {answer}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=300, help="timed calls per figure")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    try:
+        from vision.reader import read_roll
+    except ImportError:
+        read_roll = None
+
+    print(f"CPU: {cpu_name()}; OpenCV {cv2.__version__}, 1 thread; median of {args.repeat}")
+    print("settle: the per-frame check on the BGR frame, and on its grey plane (picamera2 lores)")
+    print("read: vision.reader.read_roll with the tray calibration, and bare (no calibration)")
+    print(f"{'frame':>10} | {'settle BGR':>12} | {'settle grey':>12} | {'read':>9} | "
+          f"{'read bare':>9} | answer")  # fmt: skip
+    for width, height in ((640, 480), (1280, 720)):
+        print(measure(width, height, args.repeat, read_roll))
+
+
+if __name__ == "__main__":
+    main()
