@@ -80,11 +80,13 @@ class Match:
         if logged is None:
             return None
         try:
-            return cls.from_log(logged, gamelog)
+            match = cls.from_log(logged, gamelog)
         except ValueError as error:  # an unknown variant or bad dice: do not resume it
             log.error("cannot resume game %s: %s", logged.id, error)
             gamelog.abandon(logged.id)
             return None
+        match._finish_if_over()  # the power went between the last throw and the game's end
+        return match
 
     @classmethod
     def from_log(cls, logged: LoggedGame, gamelog: GameLog) -> Match:

@@ -131,3 +131,13 @@ def test_unwritable_folder_falls_back_to_memory(tmp_path) -> None:
     match = Match.start(find_variant("azar"), log)
     match.throw((2, 3, 4))
     assert match.throws == [(2, 3, 4)]
+
+
+def test_game_that_ended_before_its_end_was_written_is_closed_on_resume(tmp_path) -> None:
+    log = GameLog.in_dir(tmp_path)
+    game_id = log.new_game("azar", "card", 0)
+    log.add_event(game_id, 0, "throw", (6, 6, 6), "camera", 0.9, "azar.azar_wins", {})
+    # killed here: the winning throw is in the log, the game's end is not
+    match = Match.resume(GameLog.in_dir(tmp_path))
+    assert match.is_over
+    assert GameLog.in_dir(tmp_path).game(game_id).status == "over"

@@ -266,11 +266,12 @@ class Play(Scene):
 
     def draw_entry(self, surface, layout, box: pygame.Rect) -> None:
         tr = self.tr
-        title = (
-            tr("Correct the last throw")
-            if self.entry_purpose == "correct"
-            else tr("Enter the three dice")
-        )
+        if self.entry_purpose == "correct":
+            title = tr("Correct the last throw")
+        elif not self.kiosk.camera_ok:
+            title = tr("Camera lost: enter the dice with the buttons.")
+        else:
+            title = tr("Enter the three dice")
         draw.text(
             surface, layout, title, (240, 60), 22, "sans-bold", theme.GOLD, "center", max_width=430
         )

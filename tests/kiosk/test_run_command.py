@@ -1,0 +1,91 @@
+"""The run command end to end, headless: systemd notifications over a real socket, and a broken
+configuration file shown calmly instead of a traceback."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+
+def run_kiosk(tmp_path: Path, *args: str, env: dict | None = None):
+    environ = dict(
+        os.environ,
+        KIOSK_DATA_DIR=str(tmp_path / "data"),
+        SDL_VIDEODRIVER="dummy",
+        SDL_AUDIODRIVER="dummy",
+        **(env or {}),
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "kiosk", "run", *args],
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_ready_and_watchdog_reach_systemd(tmp_path: Path) -> None:
+    address = str(tmp_path / "notify")
+    messages: list[str] = []
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(address)
+        sock.settimeout(0.2)
+
+        def listen() -> None:  # read as systemd does: a unix datagram queue is short
+            while True:
+                try:
+                    messages.append(sock.recv(256).decode())
+                except TimeoutError:
+                    if not kiosk.is_alive():
+                        return
+                except OSError:
+                    return
+
+        kiosk = threading.Thread(
+            target=lambda: results.append(
+                run_kiosk(
+                    tmp_path,
+                    "--demo",
+                    "--max-seconds",
+                    "2",
+                    "--size",
+                    "800x480",
+                    env={"NOTIFY_SOCKET": address, "WATCHDOG_USEC": "400000"},
+                )
+            )
+        )
+        results: list = []
+        kiosk.start()
+        listen()
+        kiosk.join()
+    result = results[0]
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert messages[0] == "READY=1"
+    assert messages.count("WATCHDOG=1") >= 3  # every 0.2 s for 2 s, allowing a slow start
+    assert messages[-1] == "STOPPING=1"
+    assert "Traceback" not in result.stderr
+
+
+def test_broken_config_is_explained_not_crashed(tmp_path: Path) -> None:
+    config = tmp_path / "kiosk.toml"
+    config.write_text("[kiosk]\nlanguage = 'de'\n")
+    result = run_kiosk(
+        tmp_path, "--config", str(config), "--max-seconds", "0.5", "--size", "800x480"
+    )
+    assert result.returncode == 2
+    assert "kiosk.language" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_without_camera_or_buttons_the_kiosk_still_runs(tmp_path: Path) -> None:
+    """Not a demo and no Pi camera here: the kiosk starts, says the camera is lost, goes on."""
+    result = run_kiosk(
+        tmp_path, "--max-seconds", "2", "--size", "800x480", env={"GPIOZERO_PIN_FACTORY": "mock"}
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "camera lost" in result.stderr.lower()
+    assert "Traceback" not in result.stderr
