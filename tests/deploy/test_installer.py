@@ -242,6 +242,20 @@ def test_a_data_partition_goes_in_fstab_once_and_is_mounted(pi: FakePi) -> None:
     assert (pi.root / "etc/fstab").read_text().splitlines() == fstab
 
 
+def test_a_data_partition_never_hides_a_game_log_already_there(pi: FakePi) -> None:
+    log = pi.root / "var/lib/azar-kiosk/games.sqlite3"
+    log.parent.mkdir(parents=True)
+    log.write_bytes(b"SQLite format 3\x00 the morning's games")
+
+    run = pi.run("--data-device", "/dev/sda1")
+
+    assert run.returncode != 0
+    assert "already holds data" in run.stderr
+    assert "azar-kiosk" not in (pi.root / "etc/fstab").read_text()
+    assert not [c for c in run.changes if c.startswith("mount")]
+    assert log.read_bytes() == b"SQLite format 3\x00 the morning's games"
+
+
 def test_a_data_partition_must_be_ext4(pi: FakePi) -> None:
     run = pi.run("--data-device", "/dev/sda1", FAKE_DATA_FSTYPE="vfat")
 
