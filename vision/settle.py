@@ -7,7 +7,7 @@ threads, time passed in):
 - `SettleDetector.update(frame, t) -> SettleState` looks at a small grey copy of each frame and
   says whether the tray is EMPTY, something is MOVING, a big object (a hand) is BLOCKING it, or the
   dice have SETTLED: nothing changed for `still_for` seconds, compared frame to frame (fast
-  motion) and against the first frame of the still window (slow creep). Costs well under 1 ms
+  motion) and against a frame from one to two windows ago (slow creep). Costs well under 1 ms
   per frame: one grey conversion, one area downscale, a few array ops on ~160x120 pixels.
 - `RollVote.add(roll) -> Roll | None` takes the reader's `Roll` of each settled frame and answers
   once `votes` consecutive reads agree die by die (same values at the same places) or agree on
@@ -17,8 +17,8 @@ threads, time passed in):
   answer per throw, and `RerollReason.NOT_MOVED` when the scene settles again exactly as it was
   at the last answer (a hand passed over the tray; nobody threw)::
 
-      watcher = ThrowWatcher(lambda frame: read_roll(frame, calibration), SettleConfig(),
-                             calibration)
+      read = lambda frame: read_roll(frame, calibration=calibration)  # vision.reader
+      watcher = ThrowWatcher(read, SettleConfig(), calibration)
       for frame, t in camera:                 # t: monotonic seconds
           roll = watcher.update(frame, t)     # reads only settled frames, votes, decides
           if roll is not None:
@@ -28,7 +28,7 @@ Frames are BGR (h, w, 3), BGRA (h, w, 4) or grey (h, w) uint8 arrays (a camera's
 is the cheapest input). Changes in lighting are handled three ways: per-pixel thresholds sit
 well above sensor noise once the frame is averaged down; each comparison first matches the
 overall brightness of the two images (flicker, auto-exposure steps, clouds); and the empty-tray
-reference slowly follows the light while the tray is empty (daylight drift).
+reference slowly follows the light wherever the floor is bare (daylight drift).
 """
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ class SettleDetector:
         self.config = config or SettleConfig()
         self.calibration = calibration or Calibration()
         self.state = SettleState.MOVING
-        self.motion = 0.0  # changed fraction against the previous frame (or the window start)
+        self.motion = 0.0  # changed fraction against the previous frame or the anchor
         self.cover = 0.0  # fraction of the tray differing from the empty reference
         self._shape: tuple[int, ...] | None = None
         self._mask = np.zeros((0, 0), np.uint8)
