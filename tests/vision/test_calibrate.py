@@ -116,17 +116,19 @@ def test_the_tray_is_found_between_floor_edge_and_rim(name: str) -> None:
     assert left_out < 1.0 and beyond < 1.0
 
 
+@pytest.mark.parametrize("seed", [1, 4])
 @pytest.mark.parametrize("surface", ["felt", "wood"])
 @pytest.mark.parametrize("resolution", [(640, 480), (1280, 720)])
-def test_the_simulated_trays_are_found_between_floor_edge_and_rim(surface, resolution) -> None:
+def test_the_simulated_trays_are_found_between_floor_edge_and_rim(surface, resolution, seed):
     """The kiosk's simulated tray: perspective walls, a shaded wooden rim, ambient occlusion,
-    sensor noise, and a striped wooden floor as the hard case."""
+    sensor noise, and a striped wooden floor as the hard case. Within a pixel and a half (the
+    outline is found at most 640 px wide: 2 frame pixels per step at 1280)."""
     sim = pytest.importorskip("hardware.sim.tray")
-    tray = sim.SimulatedTray(resolution=resolution, seed=4, surface=surface)
+    tray = sim.SimulatedTray(resolution=resolution, seed=seed, surface=surface)
     floor = polygon_mask(resolution[::-1], tray.tray_polygon)
     inside_rim = polygon_mask(resolution[::-1], tray.geometry.rim_rects()[0])
     left_out, beyond = misfit(floor, inside_rim, find_tray(tray.empty_frame()))
-    assert left_out < 1.0 and beyond < 1.0
+    assert left_out < 1.5 and beyond < 1.5
 
 
 def test_grey_levels_alone_do_not_separate_that_hued_rim() -> None:
