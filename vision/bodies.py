@@ -19,6 +19,9 @@ WORK_SIDE = 640  # long side of the working copy, pixels
 BACKGROUND_SHRINK = 8  # the tray model is a median on a copy this many times smaller
 BACKGROUND_KERNEL = 9  # median aperture on that copy (x8: about 72 working pixels)
 MIN_DISTANCE = 22.0  # Lab distance below which a pixel is always tray
+SPLIT_AREA = 1.5  # blobs larger than this many dice are split
+FLAT_GRADIENT = 4.0  # Lab units per pixel under which a patch of a blob counts as flat
+SEED_SIDE = 0.3  # a flat patch seeds a piece when its area is at least (this x die side)^2
 NOISE_FACTOR = 6.0  # ...and above median + NOISE_FACTOR * MAD of the distances is foreground
 
 
@@ -106,39 +109,52 @@ def _split_row(mask: np.ndarray, die: float) -> list[np.ndarray] | None:
     return [((slot == i) & (mask > 0)).astype(np.uint8) * 255 for i in range(k)]
 
 
-def _split(mask: np.ndarray, die: float) -> list[np.ndarray]:
-    """Split one blob (a uint8 mask cropped around it) into die-sized pieces.
+def _split(mask: np.ndarray, lab: np.ndarray, die: float) -> list[np.ndarray]:
+    """Split one blob into die-sized pieces. mask: uint8 crop around the blob; lab: same crop.
 
-    A row of touching dice is cut across into squares; any other cluster is split by watershed
-    from the peaks of the distance to the blob's edge.
+    A row of touching dice is cut across into squares. Any other cluster is flooded (watershed
+    over the colour gradient) from its flat patches: the faces of the dice, where the colour
+    is even, seeded apart by the seams and shadows between dice.
     """
     row = _split_row(mask, die)
     if row is not None:
         return row
-    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
-    k = max(3, int(die * 0.5) | 1)
-    peaks = (dist >= cv2.dilate(dist, np.ones((k, k), np.uint8))) & (dist > die * 0.3)
-    count, markers = cv2.connectedComponents(peaks.astype(np.uint8))
-    if count <= 2:
+    channels = lab.astype(np.float32)
+    gradient = np.zeros(mask.shape, np.float32)
+    for c in range(3):
+        gx = cv2.Sobel(channels[..., c], cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(channels[..., c], cv2.CV_32F, 0, 1, ksize=3)
+        gradient = np.maximum(gradient, cv2.magnitude(gx, gy) / 8)
+    inside = mask > 0
+    flat = (gradient < max(FLAT_GRADIENT, float(np.percentile(gradient[inside], 35)))) & inside
+    flat = cv2.erode(flat.astype(np.uint8), np.ones((3, 3), np.uint8))
+    count, seeds, stats, _ = cv2.connectedComponentsWithStats(flat, connectivity=4)
+    markers = np.zeros(mask.shape, np.int32)
+    label = 0
+    for i in range(1, count):
+        if stats[i, cv2.CC_STAT_AREA] >= (SEED_SIDE * die) ** 2:
+            label += 1
+            markers[seeds == i] = label
+    if label <= 1:
         return [mask]
-    markers = markers.astype(np.int32)
-    markers[mask == 0] = -1
-    markers[(markers == 0) & (mask == 0)] = -1
-    markers_ws = markers.copy()
-    markers_ws[markers_ws == -1] = 0
-    # watershed floods from the peaks over the inverted distance; background is its own label
-    background_label = count
-    markers_ws[mask == 0] = background_label
-    relief = cv2.cvtColor(
-        cv2.normalize(-dist, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8), cv2.COLOR_GRAY2BGR
-    )
-    cv2.watershed(relief, markers_ws)
-    pieces = []
-    for label in range(1, count):
-        piece = ((markers_ws == label) & (mask > 0)).astype(np.uint8) * 255
-        if cv2.countNonZero(piece):
-            pieces.append(piece)
-    return pieces or [mask]
+    # no seed outside: the floods from the faces share the whole blob between them
+    relief = np.clip(gradient * 4, 0, 254).astype(np.uint8)
+    relief[~inside] = 255
+    cv2.watershed(cv2.cvtColor(relief, cv2.COLOR_GRAY2BGR), markers)
+    markers[markers == -1] = 0
+    if np.any(inside & (markers == 0)):
+        # the watershed lines: give each line pixel to a neighbouring piece
+        grown = cv2.dilate(markers.astype(np.float32), np.ones((3, 3), np.uint8))
+        markers = np.where(markers == 0, grown.astype(np.int32), markers)
+    return [((markers == k) & inside).astype(np.uint8) * 255 for k in range(1, label + 1)]
+
+
+def _ragged(mask: np.ndarray) -> bool:
+    """A blob that does not fill its rotated rectangle like one die does."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(contours, key=cv2.contourArea)
+    (_, _), (w, h), _ = cv2.minAreaRect(outline)
+    return cv2.contourArea(outline) < 0.75 * w * h or max(w, h) > 1.3 * min(w, h)
 
 
 def _typical_die(stats: np.ndarray, blobs: list[int]) -> float:
@@ -193,7 +209,10 @@ def find_bodies(frame: np.ndarray, calibration: Calibration | None = None) -> li
         crop = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8) * 255
         if area < (0.35 * die) ** 2:
             continue
-        pieces = _split(crop, die) if area > 1.6 * die * die else [crop]
+        if area > SPLIT_AREA * die * die or (area > die * die and _ragged(crop)):
+            pieces = _split(crop, lab[y : y + bh, x : x + bw], die)
+        else:
+            pieces = [crop]
         for piece in pieces:
             contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             contour = max(contours, key=cv2.contourArea) + np.array([x, y], np.int32)

@@ -1,11 +1,13 @@
-"""Find the pips on one die, of either polarity, in the die's own frame.
+"""Find the top face of one die and the pips on it, of either polarity, in the face's own frame.
 
-The die is resampled from the full-resolution frame into a small square patch aligned with
-its body (PATCH pixels for PATCH_SPAN die sides), so every later threshold is in die units and
-the cost does not depend on the camera's resolution. A pip is a compact spot that differs from
-the face around it: the face is a local median (wider than a pip, narrower than the die), so
-uneven light and a tinted face cancel out, and dark pips on light dice read like light pips on
-dark dice.
+Two resamplings of the full-resolution frame, so every threshold is in die units and the cost
+does not depend on the camera's resolution:
+1. a patch around the body (aligned with it) where the top face is found: the region of the
+   face colour (the median of the die's middle) connected to the middle and inside the body;
+   its rotated rectangle is the face;
+2. a patch of that face alone, axis-aligned, FACE_PX pixels per face side, where the pips are
+   the compact spots that differ from the face colour (Otsu split of the colour distances):
+   dark pips on light dice and light pips on dark dice alike.
 """
 
 from __future__ import annotations
@@ -15,182 +17,90 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-PATCH = 64  # patch side, pixels
-PATCH_SPAN = 1.3  # the patch covers this many die sides
-PIP_MIN = 0.05  # pip diameter range, in die sides
-PIP_MAX = 0.34
-MIN_CONTRAST = 16.0  # Lab distance a pip must stand out from its face, at least
+PATCH = 64  # body patch side, pixels
+PATCH_SPAN = 1.3  # the body patch covers this many body sides
+FACE_PX = 44  # face patch: pixels per face side
+FACE_SPAN = 1.25  # the face patch covers this many face sides
+PIP_MIN = 0.07  # pip diameter range, in face sides
+PIP_MAX = 0.36
+MIN_CONTRAST = 18.0  # Lab distance a pip must stand out from its face, at least
 FACE_SHARE = 0.6  # the face is closer to its colour than this share of the Otsu threshold
-PIP_INLAND = 0.13  # a pip centre lies this far inside the face (die sides): side-face pips don't
+HEAP_DIE_PX = 24  # die side, pixels, when a heap of dice is searched for pips
+HEAP_CONTRAST = 40.0  # Lab distance from the local median that makes a spot in a heap
+FACE_INSET = 0.1  # the face colour is taken this far inside the face edges (face sides)
+PIP_REACH = 0.58  # pips are sought this far from the face centre (the face found may be off)
+PIP_LIMIT = 0.46  # ...and kept when their centre is within this distance of it
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """The top face of a die in frame pixels: centre (x, y), side, angle (degrees), aspect of
+    its rectangle, and the share of the body side it spans."""
+
+    centre: tuple[float, float]
+    side: float
+    angle: float
+    aspect: float
+    share: float
 
 
 @dataclass(frozen=True, slots=True)
 class Spots:
-    """Pip candidates on one die, in die units (die side = 1, die centre = 0, die axes).
+    """Pip candidates on one face, in face units (face side = 1, face centre = 0, face axes).
 
     centres: (n, 2) float; diameters: (n,) float; contrast: Lab distance threshold used;
-    glare: fraction of the face that is saturated; sharpness: edge width of the strongest
-    edge, in die sides (large when blurred); face_*: the top face found (centre, side, aspect
-    of its bounding rectangle, rectangle angle in degrees); distance: (PATCH, PATCH) float32
-    distance of each patch pixel from the face colour.
+    glare: share of saturated face pixels; sharpness: width of the steepest edge on the face,
+    in face sides (large when blurred); distance: (n, n) float32 colour distance of each face
+    patch pixel from the face colour.
     """
 
+    face: Face
     centres: np.ndarray
     diameters: np.ndarray
     contrast: float
     glare: float
     sharpness: float
-    face_centre: tuple[float, float]
-    face_size: float
-    face_aspect: float
-    face_angle: float
-    distance: np.ndarray | None = None
+    distance: np.ndarray
 
     def contrast_at(self, x: float, y: float, radius: float) -> float:
-        """Mean distance from the face colour in a disc (die units), 0 outside the patch."""
-        if self.distance is None:
-            return 0.0
-        unit = PATCH / PATCH_SPAN
-        mask = np.zeros((PATCH, PATCH), np.uint8)
-        centre = (round(PATCH / 2 + x * unit), round(PATCH / 2 + y * unit))
-        cv2.circle(mask, centre, max(1, round(radius * unit)), 1, cv2.FILLED)
+        """Mean colour distance in a disc (face units); 0 outside the patch."""
+        side = self.distance.shape[0]
+        mask = np.zeros((side, side), np.uint8)
+        centre = (round(side / 2 + x * FACE_PX), round(side / 2 + y * FACE_PX))
+        cv2.circle(mask, centre, max(1, round(radius * FACE_PX)), 1, cv2.FILLED)
         if not mask.any():
             return 0.0
         return float(self.distance[mask > 0].mean())
 
 
-def _patch_matrix(centre: tuple[float, float], side: float, angle: float) -> np.ndarray:
-    matrix = cv2.getRotationMatrix2D(centre, angle, PATCH / (PATCH_SPAN * side))
-    matrix[:, 2] += np.array([PATCH / 2, PATCH / 2]) - np.array(centre)
+def _matrix(centre: tuple[float, float], angle: float, scale: float, size: int) -> np.ndarray:
+    """Affine map from the frame to a size x size patch: centre to the middle, turned by angle."""
+    matrix = cv2.getRotationMatrix2D(centre, angle, scale)
+    matrix[:, 2] += np.array([size / 2, size / 2]) - np.array(centre)
     return matrix
 
 
-def body_patch(
-    contour: np.ndarray, centre: tuple[float, float], side: float, angle: float
-) -> np.ndarray:
-    """The body outline (n, 1, 2) drawn filled into the die's patch frame, uint8 0/1."""
-    matrix = _patch_matrix(centre, side, angle)
-    points = cv2.transform(contour.astype(np.float32), matrix)
-    mask = np.zeros((PATCH, PATCH), np.uint8)
-    cv2.fillPoly(mask, [np.round(points).astype(np.int32)], 1)
+def _warp(frame: np.ndarray, matrix: np.ndarray, size: int, scale: float) -> np.ndarray:
+    flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(frame, matrix, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _square(size: int, half: float) -> np.ndarray:
+    mask = np.zeros((size, size), np.uint8)
+    c = size / 2
+    lo, hi = round(c - half), round(c + half) - 1
+    mask[lo : hi + 1, lo : hi + 1] = 1
     return mask
 
 
-def die_patch(
-    frame: np.ndarray, centre: tuple[float, float], side: float, angle: float
-) -> np.ndarray:
-    """Resample the square around a die into a PATCH x PATCH BGR patch aligned with the die."""
-    scale = PATCH / (PATCH_SPAN * side)
-    matrix = _patch_matrix(centre, side, angle)
-    return cv2.warpAffine(
-        frame,
-        matrix,
-        (PATCH, PATCH),
-        flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
+_MIDDLE = _square(PATCH, PATCH / PATCH_SPAN * 0.28)
+FACE_PATCH = round(FACE_PX * FACE_SPAN)
+_INNER = _square(FACE_PATCH, FACE_PX * (0.5 - FACE_INSET))
+_PIP_AREA = _square(FACE_PATCH, FACE_PX * PIP_REACH)
 
 
-def face_mask(inset: float = 0.08) -> np.ndarray:
-    """The die's top face in patch pixels, shrunk by `inset` die sides (edges and shadows)."""
-    mask = np.zeros((PATCH, PATCH), np.uint8)
-    half = PATCH / PATCH_SPAN * (0.5 - inset)
-    c = PATCH / 2
-    cv2.rectangle(
-        mask,
-        (round(c - half), round(c - half)),
-        (round(c + half), round(c + half)),
-        255,
-        cv2.FILLED,
-    )
-    return mask
-
-
-_FACE = face_mask()
-_MIDDLE = face_mask(0.22)
-
-
-def _median_colour(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return np.median(lab[mask > 0].reshape(-1, 3), axis=0)
-
-
-def find_spots(patch: np.ndarray, body: np.ndarray | None = None) -> Spots:
-    """Pip candidates in a die patch made by die_patch().
-
-    The top face is the region of the face colour around the patch centre (its colour is the
-    median of the middle of the die, refined once without the pixels far from it); pips are
-    the holes in that region, whatever their colour, so marks outside the face never count.
-    body: the die's body in the patch (uint8 0/1, from body_patch), so that a touching die of
-    the same colour is not taken for part of this one's face.
-    """
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
-    unit = PATCH / PATCH_SPAN  # patch pixels per die side
-    colour = _median_colour(lab, _MIDDLE)
-    distance = np.sqrt(((lab - colour) ** 2).sum(axis=2))
-    near = (distance < 40) & (_MIDDLE > 0)
-    if near.sum() > 20:
-        colour = np.median(lab[near], axis=0)
-        distance = np.sqrt(((lab - colour) ** 2).sum(axis=2))
-    otsu, _ = cv2.threshold(
-        np.clip(distance[_FACE > 0], 0, 255).astype(np.uint8),
-        0,
-        255,
-        cv2.THRESH_BINARY + cv2.THRESH_OTSU,
-    )
-    threshold = float(np.clip(FACE_SHARE * otsu, MIN_CONTRAST, 45))
-    face_like = (distance <= threshold).astype(np.uint8)
-    if body is not None:
-        face_like &= cv2.dilate(body, np.ones((3, 3), np.uint8))
-    k = max(3, int(unit * 0.22) | 1)
-    closed = cv2.morphologyEx(
-        face_like, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    )
-    count, labels = cv2.connectedComponents(closed, connectivity=4)
-    middle = labels[_MIDDLE > 0]
-    middle = middle[middle > 0]
-    if len(middle) == 0:
-        return _no_spots(threshold)
-    top = np.bincount(middle).argmax()
-    face = (labels == top).astype(np.uint8)
-    face = _fill(face)
-    holes = (face > 0) & (face_like == 0)
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(
-        holes.astype(np.uint8), connectivity=8
-    )
-    contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    outline = max(contours, key=cv2.contourArea)
-    (fx, fy), (fw, fh), fangle = cv2.minAreaRect(outline)
-    inland = cv2.distanceTransform(face, cv2.DIST_L2, 3)
-    centres, diameters = [], []
-    for i in range(1, count):
-        x, y, w, h, area = stats[i]
-        cx, cy = centroids[i]
-        if inland[int(round(cy)), int(round(cx))] < PIP_INLAND * unit:
-            continue
-        diameter = max(w, h) / unit
-        if not PIP_MIN <= diameter <= PIP_MAX:
-            continue
-        if area < 0.45 * np.pi * (max(w, h) / 2) ** 2 or max(w, h) > 2.2 * min(w, h):
-            continue
-        centres.append((centroids[i] - PATCH / 2) / unit)
-        diameters.append(2 * np.sqrt(area / np.pi) / unit)
-    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-    return Spots(
-        centres=np.array(centres, float).reshape(-1, 2),
-        diameters=np.array(diameters, float),
-        contrast=threshold,
-        glare=float(np.mean(grey[face > 0] >= 250)),
-        sharpness=_edge_width(grey) / unit,
-        face_centre=((fx - PATCH / 2) / unit, (fy - PATCH / 2) / unit),
-        face_size=float(np.sqrt(cv2.contourArea(outline))) / unit,
-        face_aspect=max(fw, fh) / max(min(fw, fh), 1e-6),
-        face_angle=float(fangle),
-        distance=distance,
-    )
-
-
-def _no_spots(threshold: float) -> Spots:
-    return Spots(np.zeros((0, 2)), np.zeros(0), threshold, 0.0, 0.0, (0.0, 0.0), 0.0, 1.0, 0.0)
+def _distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    return np.sqrt(((lab - colour) ** 2).sum(axis=2))
 
 
 def _fill(mask: np.ndarray) -> np.ndarray:
@@ -200,15 +110,169 @@ def _fill(mask: np.ndarray) -> np.ndarray:
     return filled
 
 
-def _edge_width(grey: np.ndarray) -> float:
+def find_face(
+    frame: np.ndarray, contour: np.ndarray, centre: tuple[float, float], side: float, angle: float
+) -> Face | None:
+    """The top face of the die whose body is `contour` ((n, 1, 2) frame pixels), or None."""
+    scale = PATCH / (PATCH_SPAN * side)
+    matrix = _matrix(centre, angle, scale, PATCH)
+    patch = _warp(frame, matrix, PATCH, scale)
+    body = np.zeros((PATCH, PATCH), np.uint8)
+    points = cv2.transform(contour.astype(np.float32), matrix)
+    cv2.fillPoly(body, [np.round(points).astype(np.int32)], 1)
+    body = cv2.dilate(body, np.ones((3, 3), np.uint8))
+
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    colour = np.median(lab[_MIDDLE > 0], axis=0)
+    distance = _distance(lab, colour)
+    near = (distance < 40) & (_MIDDLE > 0)
+    if near.sum() > 20:
+        colour = np.median(lab[near], axis=0)
+        distance = _distance(lab, colour)
+    inside = np.clip(distance[body > 0], 0, 255).astype(np.uint8)
+    if inside.size < 10:
+        return None
+    otsu, _ = cv2.threshold(inside, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    threshold = float(np.clip(FACE_SHARE * otsu, MIN_CONTRAST, 45))
+    face_like = ((distance <= threshold) & (body > 0)).astype(np.uint8)
+    unit = PATCH / PATCH_SPAN
+    k = max(3, int(unit * 0.22) | 1)
+    closed = cv2.morphologyEx(
+        face_like, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    count, labels = cv2.connectedComponents(closed, connectivity=4)
+    middle = labels[_MIDDLE > 0]
+    middle = middle[middle > 0]
+    if len(middle) == 0:
+        return None
+    region = _fill((labels == np.bincount(middle).argmax()).astype(np.uint8))
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(contours, key=cv2.contourArea)
+    (fx, fy), (fw, fh), fangle = cv2.minAreaRect(outline)
+    face_side = float(np.sqrt(max(cv2.contourArea(outline), 1.0)))
+    inverse = cv2.invertAffineTransform(matrix)
+    cx, cy = inverse @ np.array([fx, fy, 1.0])
+    return Face(
+        centre=(float(cx), float(cy)),
+        side=face_side / scale,
+        angle=(angle + fangle) % 360.0,
+        aspect=max(fw, fh) / max(min(fw, fh), 1e-6),
+        share=face_side / unit,
+    )
+
+
+def find_spots(frame: np.ndarray, face: Face) -> Spots:
+    """Pip candidates on a face found by find_face()."""
+    scale = FACE_PX / face.side
+    matrix = _matrix(face.centre, face.angle, scale, FACE_PATCH)
+    patch = _warp(frame, matrix, FACE_PATCH, scale)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    area = _PIP_AREA > 0
+    inner = _INNER > 0
+    colour = np.median(lab[inner], axis=0)
+    distance = _distance(lab, colour)
+    otsu, _ = cv2.threshold(
+        np.clip(distance[inner], 0, 255).astype(np.uint8),
+        0,
+        255,
+        cv2.THRESH_BINARY + cv2.THRESH_OTSU,
+    )
+    threshold = max(MIN_CONTRAST, float(otsu))
+    spots = ((distance > threshold) & area).astype(np.uint8)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
+    edge = np.zeros(count, bool)
+    lo = int(np.argmax(area.any(axis=0)))
+    hi = FACE_PATCH - 1 - int(np.argmax(area.any(axis=0)[::-1]))
+    for line in (labels[lo, :], labels[hi, :], labels[:, lo], labels[:, hi]):
+        edge[line] = True
+    centres, diameters = [], []
+    for i in range(1, count):
+        x, y, w, h, n = stats[i]
+        diameter = max(w, h) / FACE_PX
+        if edge[i] or not PIP_MIN <= diameter <= PIP_MAX:
+            continue
+        if n < 0.45 * np.pi * (max(w, h) / 2) ** 2 or max(w, h) > 2.0 * min(w, h):
+            continue
+        centre = (centroids[i] - FACE_PATCH / 2) / FACE_PX
+        if np.abs(centre).max() > PIP_LIMIT:
+            continue
+        centres.append(centre)
+        diameters.append(2 * np.sqrt(n / np.pi) / FACE_PX)
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    return Spots(
+        face=face,
+        centres=np.array(centres, float).reshape(-1, 2),
+        diameters=np.array(diameters, float),
+        contrast=threshold,
+        glare=float(np.mean(grey[inner] >= 250)),
+        sharpness=_edge_width(grey, inner) / FACE_PX,
+        distance=distance,
+    )
+
+
+def _edge_width(grey: np.ndarray, area: np.ndarray) -> float:
     """Contrast over the steepest gradient on the face: about the width of an edge, pixels."""
     g = grey.astype(np.float32)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8
-    magnitude = np.sqrt(gx**2 + gy**2)[_FACE > 0]
-    values = g[_FACE > 0]
+    magnitude = np.sqrt(gx**2 + gy**2)[area]
+    values = g[area]
     contrast = float(np.percentile(values, 98) - np.percentile(values, 2))
     steepest = float(np.percentile(magnitude, 99))
     if contrast < 1 or steepest < 1e-3:
         return float("inf")
     return contrast / steepest
+
+
+def pip_like_spots(frame: np.ndarray, contour: np.ndarray, die: float) -> int:
+    """How many pip-sized spots, of either polarity, lie inside a body of any shape.
+
+    Tells a heap of dice (many spots) from clutter such as a hand or a shoe (few or none),
+    when the body is too large or too odd to be read as one die. die: die side in pixels.
+    """
+    x, y, w, h = cv2.boundingRect(contour)
+    scale = HEAP_DIE_PX / die
+    crop = frame[y : y + h, x : x + w]
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    crop = cv2.resize(crop, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    mask = np.zeros((size[1], size[0]), np.uint8)
+    points = np.round((contour - np.array([x, y])) * scale).astype(np.int32)
+    cv2.fillPoly(mask, [points], 1)
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    local = cv2.medianBlur(lab, int(HEAP_DIE_PX * 0.5) | 1).astype(np.float32)
+    distance = _distance(lab.astype(np.float32), local)
+    spots = ((distance > HEAP_CONTRAST) & (mask > 0)).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(spots, connectivity=8)
+    found = 0
+    for i in range(1, count):
+        _, _, sw, sh, n = stats[i]
+        diameter = max(sw, sh) / HEAP_DIE_PX
+        if PIP_MIN <= diameter <= PIP_MAX and max(sw, sh) <= 2 * min(sw, sh):
+            found += n >= 0.45 * np.pi * (max(sw, sh) / 2) ** 2
+    return found
+
+
+def spot_centres(frame: np.ndarray, die: float) -> np.ndarray:
+    """Centres (n, 2) in frame pixels of the pip-like spots of the whole frame.
+
+    The frame is looked at with dice HEAP_DIE_PX pixels wide; a spot differs from the median
+    of its surroundings (half a die across) by HEAP_CONTRAST and has the size of a pip.
+    """
+    h, w = frame.shape[:2]
+    scale = min(1.0, HEAP_DIE_PX / die)
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA) if scale < 1 else frame
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    local = cv2.medianBlur(lab, int(die * scale * 0.5) | 1).astype(np.float32)
+    distance = _distance(lab.astype(np.float32), local)
+    spots = (distance > HEAP_CONTRAST).astype(np.uint8)
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
+    unit = die * scale
+    keep = []
+    for i in range(1, count):
+        _, _, sw, sh, n = stats[i]
+        if not PIP_MIN <= max(sw, sh) / unit <= PIP_MAX or max(sw, sh) > 2 * min(sw, sh):
+            continue
+        if n >= 0.45 * np.pi * (max(sw, sh) / 2) ** 2:
+            keep.append(centroids[i] / scale)
+    return np.array(keep, float).reshape(-1, 2)

@@ -17,7 +17,7 @@ from vision.bodies import Body, find_bodies
 from vision.calibration import Calibration
 from vision.faces import LAYOUTS, FaceFit, fit_face
 from vision.frame import frame_problem
-from vision.pips import Spots, body_patch, die_patch, find_spots
+from vision.pips import Face, Spots, find_face, find_spots, pip_like_spots, spot_centres
 from vision.reading import Die, RerollReason, Roll
 
 # A body is a die candidate when its size is within these multiples of the die size;
@@ -25,20 +25,22 @@ from vision.reading import Die, RerollReason, Roll
 MIN_BODY = 0.55
 MAX_BODY = 2.4
 MAX_ASPECT = 2.2  # longer bodies are not dice (a rim, a pencil)
-SQUARE_FILL = 0.8  # a body this full and this square looks like a die even when unread
-SQUARE_ASPECT = 1.25
+EVIDENT_FACE = 0.4  # an unread body is a die if it has spots on a face this large (body sides)
 MIN_FILL = 0.6  # nor bodies covering less of their rectangle (a shoe, a cable, a shadow)
-OVERLAP_BODY = 1.3  # a body this much larger than a die is dice on top of one another
-OVERLAP_UNREAD = 1.15  # ...or this much larger when its pips cannot be read
-COCKED_ASPECT = 1.3  # a leaning die shows its top face plus a side: an oblong body
-COCKED_FACE = 1.18  # ...and a foreshortened top face
-SPACING = (0.17, 0.36)  # pip spacing, in die sides
+OVERLAP_UNREAD = 1.3  # an unread body this much larger than the dice read is dice piled up
+OVERLAP_RAGGED = 1.15  # ...or this much larger and not filling its rectangle
+ATTACHED_MARGIN = 0.2  # a pip this far off a face (face sides) is on another die, not a side
+ATTACHED = 0.6  # a face spanning less of its body than this has something else attached
+COCKED_FACE = 1.2  # a leaning die shows a foreshortened top face
+SPACING = (0.17, 0.31)  # pip spacing, in face sides
 MAX_FIT_ERROR = 0.28  # pip distance from its layout position, in pip spacings
-MAX_ANGLE = 18.0  # degrees between the pip layout and the die's edges
-MAX_OFFSET = 0.16  # face centre from body centre, die sides
+MAX_ANGLE = 12.0  # degrees between the pip layout and the die's edges
+MAX_OFFSET = 0.25  # centre of the pips from the centre of the face found, face sides
+MAX_OFFSET_ONE = 0.16  # ...for a lone pip, which has no layout to vouch for it
 PIP_RATIO = 2.6  # largest over smallest pip diameter
 BLURRED = 0.052  # edge width, in die sides, above which an unread die is called blurred
 ONE_FACE = 0.75  # a single pip is trusted only on a face found whole (die sides)
+ONE_SPACING = 0.28  # pip spacing assumed for a lone pip's grid check (face sides)
 GRID_OFF = 0.5  # an empty pip place differs from the face less than this share of a pip
 GLARED = 0.04  # fraction of saturated face pixels above which glare may hide pips
 
@@ -56,6 +58,7 @@ class DieReading:
     problem: RerollReason | None
     detail: str
     evidence: bool = True
+    face: Face | None = None
 
 
 def _tilt(a: float, b: float) -> float:
@@ -65,35 +68,28 @@ def _tilt(a: float, b: float) -> float:
 
 
 def read_face(spots: Spots) -> tuple[FaceFit | None, str]:
-    """The face these pips show, or None with the reason in words."""
+    """The face these pips show (positions in face units), or None with the reason in words."""
     n = len(spots.centres)
-    if spots.face_size <= 0:
-        return None, "no face found"
     if n == 0:
         return None, "no pips"
     if n > 6:
         return None, f"{n} pip-like spots"
     fit = fit_face(spots.centres)
     assert fit is not None
-    side = spots.face_size
-    offset = (
-        float(np.hypot(fit.centre[0] - spots.face_centre[0], fit.centre[1] - spots.face_centre[1]))
-        / side
-    )
-    if offset > MAX_OFFSET:
+    offset = float(np.hypot(*fit.centre))
+    if offset > (MAX_OFFSET_ONE if n == 1 else MAX_OFFSET):
         return None, f"pips off centre by {offset:.2f}"
     if n == 1:
-        if spots.face_size < ONE_FACE:
-            return None, f"a lone spot on a face of {spots.face_size:.2f}"
+        if spots.face.share < ONE_FACE:
+            return None, f"a lone spot on a face of {spots.face.share:.2f}"
         return _check_grid(fit, spots)
     if spots.diameters.max() > PIP_RATIO * spots.diameters.min():
         return None, "pips of different sizes"
-    spacing = fit.spacing / side
-    if not SPACING[0] <= spacing <= SPACING[1]:
-        return None, f"pip spacing {spacing:.2f} of the die"
+    if not SPACING[0] <= fit.spacing <= SPACING[1]:
+        return None, f"pip spacing {fit.spacing:.2f} of the die"
     if fit.error > MAX_FIT_ERROR:
         return None, f"pips do not fit a {n} (error {fit.error:.2f})"
-    tilt = _tilt(fit.angle, spots.face_angle)
+    tilt = _tilt(fit.angle, 0.0)
     if tilt > MAX_ANGLE:
         return None, f"pips turned {tilt:.0f} degrees from the die"
     return _check_grid(fit, spots)
@@ -105,17 +101,15 @@ def _check_grid(fit: FaceFit, spots: Spots) -> tuple[FaceFit | None, str]:
     This catches a pip the spot finder missed (a 3 whose middle pip is faint is not a 2).
     """
     if fit.value == 1:
-        a = 0.28 * spots.face_size * np.exp(1j * np.radians(spots.face_angle))
+        a = complex(ONE_SPACING)
     else:
-        a = fit.spacing * np.exp(1j * np.radians(fit.angle))
-        # recover the fitted orientation: spacing/angle lose which way the layout points
-        a = _orient(fit, spots, a)
+        a = _orient(fit, spots, fit.spacing * np.exp(1j * np.radians(fit.angle)))
     layout = set(LAYOUTS[fit.value])
-    radius = 0.3 * abs(a) * 0.9
+    radius = 0.27 * abs(a)
     on, off = [], []
     for gx in (-1, 0, 1):
         for gy in (-1, 0, 1):
-            place = complex(fit.centre[0], fit.centre[1]) + a * complex(gx, gy)
+            place = complex(*fit.centre) + a * complex(gx, gy)
             value = spots.contrast_at(place.real, place.imag, radius)
             (on if complex(gx, gy) in layout else off).append(value)
     if max(off) > GRID_OFF * min(on) or max(off) > spots.contrast:
@@ -127,40 +121,39 @@ def _orient(fit: FaceFit, spots: Spots, a: complex) -> complex:
     """Of the layout turned by a or by a quarter turn more, the one that fits the pips."""
     z = spots.centres[:, 0] + 1j * spots.centres[:, 1] - complex(*fit.centre)
     layout = np.array(LAYOUTS[fit.value])
-    best = a
-    best_cost = float("inf")
-    for turn in (a, a * 1j):
-        cost = float(np.sum(np.min(np.abs(z[:, None] - turn * layout[None, :]), axis=1)))
-        if cost < best_cost:
-            best, best_cost = turn, cost
-    return best
+    costs = [
+        float(np.sum(np.min(np.abs(z[:, None] - turn * layout[None, :]), axis=1)))
+        for turn in (a, a * 1j)
+    ]
+    return a if costs[0] <= costs[1] else a * 1j
 
 
-def confidence(fit: FaceFit, spots: Spots) -> float:
+def confidence(fit: FaceFit) -> float:
     """0..1: how far the fit is from every limit that would reject it."""
     if fit.value == 1:
         margin = 1 - float(np.hypot(*fit.centre)) / MAX_OFFSET
     else:
-        tilt = _tilt(fit.angle, spots.face_angle)
-        margin = min(1 - fit.error / MAX_FIT_ERROR, 1 - tilt / MAX_ANGLE)
+        margin = min(1 - fit.error / MAX_FIT_ERROR, 1 - _tilt(fit.angle, 0.0) / MAX_ANGLE)
     return round(float(np.clip(0.5 + 0.5 * margin, 0.0, 1.0)), 3)
 
 
 def read_body(frame: np.ndarray, body: Body) -> DieReading:
     """Read the top face of one die body, or say why not."""
-    square = body.fill >= SQUARE_FILL and body.aspect <= SQUARE_ASPECT
     if body.at_edge:
         return DieReading(body, None, RerollReason.CUT, "die cut by the edge", body.fill >= 0.75)
-    patch = die_patch(frame, body.centre, body.size, body.rect[2])
-    spots = find_spots(patch, body_patch(body.contour, body.centre, body.size, body.rect[2]))
+    face = find_face(frame, body.contour, body.centre, body.size, body.rect[2])
+    if face is None:
+        return DieReading(body, None, RerollReason.UNREADABLE, "no face found", False)
+    spots = find_spots(frame, face)
     fit, why = read_face(spots)
-    leaning = body.aspect > COCKED_ASPECT or spots.face_aspect > COCKED_FACE
+    leaning = face.aspect > COCKED_FACE
+    evidence = len(spots.centres) > 0 and face.share >= EVIDENT_FACE
     if fit is None and body.pieces > 1:
-        return DieReading(body, None, RerollReason.OVERLAP, f"dice touching or on top ({why})")
+        why = f"dice touching or on top ({why})"
+        return DieReading(body, None, RerollReason.OVERLAP, why, evidence)
     if spots.glare > GLARED:
         return DieReading(body, None, RerollReason.GLARE, "glare on the die", True)
     if fit is None:
-        evidence = square or spots.face_size >= 0.35 or len(spots.centres) > 0
         if spots.sharpness > BLURRED:
             return DieReading(body, None, RerollReason.BLUR, f"blurred ({why})", evidence)
         if leaning:
@@ -168,13 +161,22 @@ def read_body(frame: np.ndarray, body: Body) -> DieReading:
         return DieReading(body, None, RerollReason.UNREADABLE, why, evidence)
     if leaning:
         return DieReading(body, None, RerollReason.COCKED, "die leaning")
+    if face.share < ATTACHED:
+        return DieReading(body, None, RerollReason.OVERLAP, f"{fit.value} on a larger body")
     die = Die(
         value=fit.value,
-        center=(round(body.centre[0], 1), round(body.centre[1], 1)),
-        size=round(body.size * spots.face_size, 1),
-        confidence=confidence(fit, spots),
+        center=(round(face.centre[0], 1), round(face.centre[1], 1)),
+        size=round(face.side, 1),
+        confidence=confidence(fit),
     )
-    return DieReading(body, die, None, "")
+    return DieReading(body, die, None, "", True, face)
+
+
+STRAY_REACH = 0.75  # pips of one die lie within this many face sides of the next one
+HEAP_BODY = 1.4  # a body this many die sizes across may be a heap of dice...
+HEAP_PIPS = 3  # ...and is one when it shows this many pip-like spots
+FACE_OF_BODY = 0.8  # top face side over body side, when no die was read to measure it
+SHAPE_PROBLEMS = (RerollReason.UNREADABLE, RerollReason.COCKED, RerollReason.BLUR)
 
 
 def _die_like(body: Body) -> bool:
@@ -186,29 +188,149 @@ def read_dice(
 ) -> tuple[list[DieReading], float]:
     """Every die candidate in the frame with its reading, and the die size used (pixels).
 
-    The die size is the calibrated one, else the median of the dice read, else the median of
-    the die-like bodies; bodies much smaller are specks, much larger are not dice.
+    The die size (of a body) is the calibrated one, else the median of the dice read, else the
+    median of the die-like bodies. Bodies much smaller are specks. A body too large or too odd
+    to be one die is a heap of dice when pips show on it (never announced), else clutter.
     """
-    bodies = [b for b in find_bodies(frame, calibration) if _die_like(b)]
+    bodies = find_bodies(frame, calibration)
     if not bodies:
         return [], 0.0
-    readings = [read_body(frame, body) for body in bodies]
+    candidates = [b for b in bodies if _die_like(b)]
+    readings = [read_body(frame, body) for body in candidates]
+    read = [r for r in readings if r.die is not None]
     if calibration is not None and calibration.die_size:
         die_size = float(calibration.die_size)
     else:
-        read = [r.body.size for r in readings if r.die is not None]
-        die_size = float(np.median(read or [b.size for b in bodies]))
+        die_size = float(np.median([r.body.size for r in read] or [b.size for b in bodies]))
+    face = float(np.median([r.die.size for r in read])) if read else FACE_OF_BODY * die_size
     kept = []
     for reading in readings:
         size = reading.body.size / die_size
-        if size < MIN_BODY or size > MAX_BODY or not reading.evidence:
+        if size < MIN_BODY:
             continue
-        limit = OVERLAP_BODY if reading.die else OVERLAP_UNREAD
-        if size > limit and reading.problem is not RerollReason.CUT:
-            why = "dice on top of each other" + (f" ({reading.detail})" if reading.die else "")
+        if size > MAX_BODY or not reading.evidence:
+            if _heap(frame, reading.body, size, face):
+                kept.append(_heaped(reading.body))
+            continue
+        piled = size > OVERLAP_UNREAD or (size > OVERLAP_RAGGED and reading.body.fill < 0.8)
+        if reading.die is None and piled and reading.problem in SHAPE_PROBLEMS:
+            why = f"dice on top of each other ({reading.detail})"
             reading = DieReading(reading.body, None, RerollReason.OVERLAP, why)
         kept.append(reading)
+    for body in bodies:
+        size = body.size / die_size
+        if not _die_like(body) and size >= MIN_BODY and _heap(frame, body, size, face):
+            kept.append(_heaped(body))
+    spots = spot_centres(frame, face)
+    kept = [_check_attached(reading, spots) for reading in kept]
+    tray = calibration.tray if calibration is not None else None
+    kept += _stray_dice(frame, bodies, spots, face, die_size, tray)
     return kept, die_size
+
+
+def _check_attached(reading: DieReading, spots: np.ndarray) -> DieReading:
+    """A die read on a body that holds pips well off its face has another die attached."""
+    if reading.die is None or reading.face is None or len(spots) == 0:
+        return reading
+    face = reading.face
+    inside = [
+        p
+        for p in spots
+        if cv2.pointPolygonTest(reading.body.contour, (float(p[0]), float(p[1])), False) > 0
+    ]
+    if not inside:
+        return reading
+    turn = np.exp(-1j * np.radians(face.angle))
+    z = (np.array(inside) @ np.array([1, 1j]) - complex(*face.centre)) * turn / face.side
+    beyond = np.maximum(np.abs(z.real), np.abs(z.imag)) > 0.5 + ATTACHED_MARGIN
+    if beyond.sum() >= 1:
+        why = f"pips beside the {reading.die.value}: another die attached"
+        return DieReading(reading.body, None, RerollReason.OVERLAP, why, True, face)
+    return reading
+
+
+def _stray_dice(
+    frame: np.ndarray,
+    bodies: list[Body],
+    spots: np.ndarray,
+    face: float,
+    die_size: float,
+    tray: np.ndarray | None,
+) -> list[DieReading]:
+    """Dice the body finder missed (a white die on a white tray), found by their pips.
+
+    Pip-like spots outside every body are grouped (pips of one die lie within a face side of
+    each other); each group of two or more is read as a die around its centre, or reported
+    unreadable, so a missed die can never make an incomplete roll look complete.
+    """
+    if tray is not None:
+        polygon = np.asarray(tray, np.float32).reshape(-1, 1, 2)
+        spots = [
+            p for p in spots if cv2.pointPolygonTest(polygon, (float(p[0]), float(p[1])), False) > 0
+        ]
+    outside = [
+        p
+        for p in spots
+        if all(
+            cv2.pointPolygonTest(b.contour, (float(p[0]), float(p[1])), True) < -0.1 * face
+            for b in bodies
+        )
+    ]
+    readings = []
+    for group in _groups(np.array(outside).reshape(-1, 2), STRAY_REACH * face):
+        if len(group) < 2:
+            continue
+        centre = group.mean(axis=0)
+        half = 0.5 * die_size
+        square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) + centre
+        contour = np.round(square).astype(np.int32).reshape(-1, 1, 2)
+        body = Body(
+            centre=(float(centre[0]), float(centre[1])),
+            size=die_size,
+            rect=((float(centre[0]), float(centre[1])), (die_size, die_size), 0.0),
+            contour=contour,
+            at_edge=False,
+            pieces=1,
+        )
+        reading = read_body(frame, body)
+        if reading.die is None:
+            x, y = centre
+            reading = DieReading(body, None, RerollReason.UNREADABLE, "pips outside any die found")
+        readings.append(reading)
+    return readings
+
+
+def _groups(points: np.ndarray, reach: float) -> list[np.ndarray]:
+    """Points linked by distances under `reach`, as groups (single linkage)."""
+    n = len(points)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            if np.hypot(*(points[i] - points[j])) < reach:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(i)
+    return [points[idx] for idx in groups.values()]
+
+
+def _heap(frame: np.ndarray, body: Body, size: float, face: float) -> bool:
+    """Is this body, too odd to read as one die, dice together (a piece of a split cluster, or
+    a large body) with pips showing?"""
+    if body.pieces == 1 and size <= HEAP_BODY:
+        return False
+    return pip_like_spots(frame, body.contour, face) >= HEAP_PIPS
+
+
+def _heaped(body: Body) -> DieReading:
+    return DieReading(body, None, RerollReason.OVERLAP, "dice heaped together")
 
 
 def decide(readings: list[DieReading], expect: int | None) -> Roll:
