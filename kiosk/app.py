@@ -75,7 +75,7 @@ class Kiosk:
         self.layout = Layout(*screen.get_size())
         self.log = gamelog
         self.worker = worker
-        self.tray = tray
+        self._tray = tray
         self.lights = lights
         self.keys = keys
         self.events: queue.Queue = events if events is not None else queue.Queue()
@@ -106,6 +106,14 @@ class Kiosk:
             log.info("resuming game %s after %d throws", resumed.game_id, len(resumed.entries))
             self.match = resumed
             self.goto("result" if resumed.is_over else "play")
+
+    @property
+    def tray(self) -> Any:
+        """The simulated dice tray in the demo (once the worker has built it), else None."""
+        if self._tray is not None:
+            return self._tray
+        camera = getattr(self.worker, "camera", None)
+        return camera if self.demo and hasattr(camera, "throw") else None
 
     # -- scenes ------------------------------------------------------------------------------
     def goto(self, name: str, **options) -> None:
@@ -404,17 +412,16 @@ def build(
         from dataclasses import replace
 
         camera_cfg = replace(config.camera, kind="simulated")
-    camera = open_camera(camera_cfg, config.simulated, clock=clock)
-    tray = camera if camera_cfg.kind == "simulated" else None
     calibration = None
     if not demo:
         calibration = _quietly(lambda: Calibration.load(folder), None, "saved calibration")
     worker = VisionWorker(
-        camera,
+        None,
         events,
         build_watcher(config, calibration),
         read_now=_reader(calibration),
         calibrate=calibrate,
+        make_camera=lambda: open_camera(camera_cfg, config.simulated, clock=clock),
     )
     lights: Any = NullLights()
     buttons = None
@@ -427,7 +434,6 @@ def build(
         screen,
         gamelog,
         worker=worker,
-        tray=tray,
         lights=lights,
         keys=keys,
         events=events,

@@ -84,8 +84,10 @@ class VisionWorker:
         preview_width: int = 640,
         reconnect_seconds: float = 2.0,
         sleep: Callable[[float], None] = time.sleep,
+        make_camera: Callable[[], Any] | None = None,
     ) -> None:
-        self.camera = camera
+        self.camera = camera  # or None, built on the worker thread by `make_camera`
+        self.make_camera = make_camera
         self.events = events
         self.watcher = watcher
         self.read_now = read_now
@@ -111,6 +113,8 @@ class VisionWorker:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+        if self.camera is None:
+            return
         try:
             self.camera.close()
         except Exception:  # closing a broken camera must not stop the kiosk from exiting
@@ -129,6 +133,8 @@ class VisionWorker:
         opened = False
         while not self._stop.is_set():
             try:
+                if self.camera is None and self.make_camera is not None:
+                    self.camera = self.make_camera()  # slow ones must not delay the screen
                 if not opened:
                     self.camera.open()
                     opened = True
@@ -140,7 +146,8 @@ class VisionWorker:
                 self._set_camera(False, str(error))
                 opened = False
                 try:
-                    self.camera.close()
+                    if self.camera is not None:
+                        self.camera.close()
                 except Exception:
                     log.debug("closing a failed camera", exc_info=True)
                 self._stop.wait(self.reconnect_seconds)

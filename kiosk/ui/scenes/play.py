@@ -219,6 +219,8 @@ class Play(Scene):
             message = self.tr("Camera lost: enter the dice with the buttons.")
             if self.kiosk.worker is None:
                 message = self.tr("No camera: enter the dice with the buttons.")
+            elif getattr(self.kiosk.worker, "camera_ok", False) is None:
+                message = self.tr("Starting the camera...")
             draw.paragraph(
                 surface, layout, message, (40, 150, 400, 60), 20, "sans-bold", theme.WARN, "center"
             )
