@@ -228,3 +228,26 @@ def test_every_scene_draws_at_both_sizes(kiosk, name, size) -> None:
     assert kiosk.notice is None
     # something was drawn beyond the background
     assert pygame.transform.average_color(kiosk.screen) != (24, 20, 16, 255)
+
+
+def test_real_gpio_buttons_drive_the_kiosk(kiosk) -> None:
+    """gpiozero's mock pins, wired as on the Pi: a press on the ok pin leaves the attract loop."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.buttons import GpioButtons
+
+    factory = MockFactory()
+    clock = Clock()
+    config = kiosk.config.buttons
+    buttons = GpioButtons(
+        config, kiosk.events, pin_factory=factory, clock=clock, poll_interval=None
+    )
+    try:
+        pin = factory.pin(config.ok_pin)
+        pin.drive_low()  # pressed (pulled to ground)
+        clock.t = 0.2
+        pin.drive_high()  # released: a short press
+        kiosk.frame(0.0)
+        assert kiosk.scene.name == "language"
+    finally:
+        buttons.close()
