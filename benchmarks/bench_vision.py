@@ -5,7 +5,13 @@ in a wooden rim, three dice with shadows, sensor noise), single-threaded. The ta
 typical x86 core are 1 ms for the settle check and 10 ms for a full read; a Raspberry Pi 4
 core is about ten times slower and must keep up with 30 frames per second.
 
-    .venv/bin/python benchmarks/bench_vision.py [--repeat N]
+With `--throws N` it then films N throws per frame size on the kiosk's simulated tray
+(`hardware.sim`, with perspective, shadows, noise and the hazards a referee must refuse) at 30
+frames per second through `vision.settle.ThrowWatcher` and the reader, as the kiosk does, and
+prints how many answers each throw got, whether they were right, how long after the dice stopped
+they came, and what the watcher cost per frame, reads included.
+
+    .venv/bin/python benchmarks/bench_vision.py [--repeat N] [--throws N]
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.settle import SettleConfig, SettleDetector
+from vision.reading import RerollReason
+from vision.settle import SettleConfig, SettleDetector, ThrowWatcher
 
 PIPS = {
     1: [(0, 0)],
@@ -136,9 +143,65 @@ def measure(width: int, height: int, repeat: int, read_roll: Callable | None) ->
     )
 
 
+def film_throws(resolution: tuple[int, int], throws: int, read_roll: Callable) -> str:
+    """Throws on the simulated tray through the watcher; a summary line of what came out."""
+    from hardware.sim.throw import Hazard
+    from hardware.sim.tray import SimulatedTray
+    from vision.calibrate import calibrate
+
+    now = [0.0]
+    tray = SimulatedTray(resolution=resolution, seed=7, clock=lambda: now[0])
+    tray.open()
+    empty = tray.empty_frame()
+    tray.throw()
+    now[0] += tray.settle_time
+    calibration = calibrate(empty, dice=tray.read().image)
+    tray.clear()
+    watcher = ThrowWatcher(
+        lambda frame: read_roll(frame, calibration=calibration), SettleConfig(), calibration
+    )
+    hazards = [None, None, Hazard.NOT_MOVED, None, Hazard.COCKED, None, Hazard.TOUCHING]
+    tally: dict[str, int] = {}
+    delays, costs = [], []
+    for n in range(throws):
+        hazard = hazards[n % len(hazards)]
+        tray.throw(hazard=hazard)
+        started, answers = now[0], []
+        while now[0] < started + tray.settle_time + 1.5:
+            frame = tray.read()
+            clock = time.perf_counter()
+            answer = watcher.update(frame.image, frame.timestamp)
+            costs.append(time.perf_counter() - clock)
+            if answer is not None:
+                answers.append(answer)
+                delays.append(now[0] - started - tray.settle_time)
+            now[0] += 1 / 30
+        if len(answers) != 1:
+            key = f"{len(answers)} answers"
+        elif hazard is Hazard.NOT_MOVED:
+            key = "not_moved caught" if answers[0].reason is RerollReason.NOT_MOVED else "MISSED"
+        elif answers[0].ok:
+            right = sorted(answers[0].values) == sorted(tray.last_values)
+            key = "ok right" if right else "ok WRONG"
+            if hazard in (Hazard.COCKED, Hazard.STACKED, Hazard.OUTSIDE):
+                key += f" despite {hazard}"
+        else:
+            key = f"reroll {answers[0].reason}"
+        tally[key] = tally.get(key, 0) + 1
+    summary = ", ".join(f"{count} {key}" for key, count in sorted(tally.items()))
+    costs_ms = 1000 * np.array(costs)
+    return (
+        f"{resolution[0]}x{resolution[1]}: {throws} throws: {summary}\n"
+        f"  answer after the dice stop: median {statistics.median(delays):.2f} s, "
+        f"max {max(delays):.2f} s; watcher per frame (reads included): median "
+        f"{np.median(costs_ms):.2f} ms, mean {costs_ms.mean():.2f} ms, max {costs_ms.max():.1f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=300, help="timed calls per figure")
+    parser.add_argument("--throws", type=int, default=0, help="simulated throws per frame size")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     try:
@@ -153,6 +216,10 @@ def main() -> None:
           f"{'read bare':>9} | answer")  # fmt: skip
     for width, height in ((640, 480), (1280, 720)):
         print(measure(width, height, args.repeat, read_roll))
+    if args.throws and read_roll is not None:
+        print("\nThrows on the simulated tray, 30 frames per second, through ThrowWatcher:")
+        for resolution in ((640, 480), (1280, 720)):
+            print(film_throws(resolution, args.throws, read_roll))
 
 
 if __name__ == "__main__":
