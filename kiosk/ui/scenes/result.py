@@ -24,6 +24,14 @@ class Result(Scene):
             match.undo()  # a misread ended the game: take it back and play on
             self.kiosk.goto("play")
 
+    def explanation(self) -> str:
+        """The last throw's ruling says why ("10 is the chance of Player 1: Player 1 wins.")."""
+        match = self.kiosk.match
+        last = match.last
+        if last is not None:
+            return self.tr.ruling(last.ruling.key, last.ruling.params)
+        return self.tr.ruling(match.state.outcome.reason)
+
     def hints(self):
         return (self.tr("Undo"), self.tr("Play again"), self.tr("Other game"))
 
@@ -53,20 +61,20 @@ class Result(Scene):
             title = tr("{player} wins!").format(player=tr.player(seat))
             colour = theme.SEATS[seat]
         draw.text(
-            surface, layout, title, (400, 58), 72, "serif-bold", colour, "center", max_width=760
+            surface, layout, title, (400, 46), 64, "serif-bold", colour, "center", max_width=760
         )
         draw.paragraph(
             surface,
             layout,
-            tr.ruling(outcome.reason),
-            (80, 160, 640, 60),
-            24,
+            self.explanation(),
+            (60, 140, 680, 62),
+            22,
             "sans",
             theme.TEXT,
             "center",
         )
         stakes = tr.plural("{n} stake", "{n} stakes", outcome.stakes).format(n=outcome.stakes)
-        draw.text(surface, layout, stakes, (400, 222), 30, "sans-bold", theme.GOLD, "center")
+        draw.text(surface, layout, stakes, (400, 210), 28, "sans-bold", theme.GOLD, "center")
         for seat in (0, 1):
             x = 250 + seat * 300
             box = layout.rect(x - 130, 290, 260, 110)
@@ -91,7 +99,8 @@ class Result(Scene):
                 theme.TEXT,
                 "center",
             )
+            draw.text(surface, layout, tr("stakes"), (x, 376), 14, "sans", theme.MUTED, "center")
         throws = tr.plural("{n} throw", "{n} throws", len(match.entries)).format(
             n=len(match.entries)
         )
-        draw.text(surface, layout, throws, (400, 262), 16, "sans", theme.MUTED, "center")
+        draw.text(surface, layout, throws, (400, 250), 16, "sans", theme.MUTED, "center")
