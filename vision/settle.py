@@ -73,7 +73,7 @@ class SettleConfig:
     max_gap: float = 1.0  # a longer pause between frames counts as motion (camera stalled)
     drift_rate: float = 0.05  # how fast the empty reference follows the light, per still frame
     votes: int = 3  # consecutive agreeing reads needed for an answer
-    max_reads: int = 12  # reads of one still scene before giving up with a reroll
+    max_reads: int | None = None  # reads of a still scene before a reroll (None: 4 x votes, >= 12)
     place_tolerance: float = 0.5  # dice agree if their centres are within this many die sizes
     min_motion: float = 0.1  # after an answer, shorter stirs (noise, a fly) are not a new throw
 
@@ -82,6 +82,8 @@ class SettleConfig:
             raise ValueError("still_for must be >= 0 and max_gap > 0")
         if self.work_width < 16:
             raise ValueError("work_width must be at least 16 pixels")
+        if self.max_reads is None:
+            object.__setattr__(self, "max_reads", max(12, 4 * self.votes))
         if not 1 <= self.votes <= self.max_reads:
             raise ValueError("need 1 <= votes <= max_reads")
         if not 0 <= self.empty_cover < self.blocked_cover <= 1:

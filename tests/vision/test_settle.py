@@ -357,6 +357,14 @@ def test_reads_that_keep_disagreeing_end_in_an_unreadable_reroll() -> None:
     assert "disagree" in answers[5].detail
 
 
+def test_the_read_limit_follows_the_votes_unless_given() -> None:
+    assert SettleConfig().max_reads == 12
+    assert SettleConfig(votes=30).max_reads == 120
+    assert SettleConfig(votes=2, max_reads=5).max_reads == 5
+    with pytest.raises(ValueError, match="votes"):
+        SettleConfig(votes=5, max_reads=3)
+
+
 def die_reads():
     value = st.integers(1, 6)
     where = st.sampled_from([(100.0, 100.0), (300.0, 100.0), (100.0, 300.0)])
