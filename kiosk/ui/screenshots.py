@@ -124,6 +124,18 @@ def shots(kiosk, lang: str):
         kiosk.last_activity = -(kiosk.config.kiosk.still_playing_seconds + 5)
         kiosk.scenes["idle"].asking = True
 
+    def random_games():
+        """Fill the log with games of random fair dice, so the statistics have data."""
+        import random
+
+        from kiosk.ui.match import Match
+
+        rng = random.Random(7)
+        for _ in range(120):
+            match = Match.start(find_variant("azar"), kiosk.log)
+            while not match.is_over:
+                match.throw(tuple(rng.randint(1, 6) for _ in range(3)))
+
     def result():
         play("azar", FINISHED)()
         kiosk.goto("result")
@@ -140,7 +152,7 @@ def shots(kiosk, lang: str):
         ("result", result),
         ("rules", scene("rules")),
         ("odds", scene("rules", page=2)),
-        ("maintenance", scene("maintenance", selected=3)),
+        ("maintenance", then(random_games, scene("maintenance", selected=3))),
     ]
 
 

@@ -237,7 +237,7 @@ class Maintenance(Scene):
         draw.text(
             surface,
             layout,
-            tr("Sums of {n} throws against the exact odds").format(n=stats.throws),
+            tr("Sums of {n} throws (bars) against the exact odds (lines)").format(n=stats.throws),
             (292, 82),
             14,
             "sans-bold",
@@ -274,10 +274,10 @@ class Maintenance(Scene):
                 False: tr("looks unfair"),
             }[test.fair]
             lines.append(
-                tr("Die {n}: chi² {chi2:.1f}, {verdict}").format(
-                    n=i + 1, chi2=test.chi2, verdict=verdict
+                tr("Die {n}: chi² {chi2}, {verdict}").format(
+                    n=i + 1, chi2=tr.decimal(test.chi2), verdict=verdict
                 )
             )
         draw.paragraph(
-            surface, layout, "   ".join(lines), (292, 326, 490, 40), 12, "sans", theme.TEXT
+            surface, layout, "\n".join(lines), (292, 322, 490, 46), 12, "sans", theme.TEXT
         )
