@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from vision.calibration import Calibration
@@ -249,6 +249,52 @@ def test_slow_daylight_drift_keeps_the_tray_empty_and_the_dice_settled() -> None
         assert i < 1 or watcher.state is SettleState.SETTLED
     assert [a.values for a in answers if a is not None] == [(3, 5, 6)]
     assert reader.calls == config.votes
+
+
+dice_layouts = st.lists(
+    st.builds(
+        Drawn,
+        value=st.integers(1, 6),
+        center=st.tuples(st.floats(120, 520), st.floats(100, 380)),
+        size=st.floats(30, 60),
+        angle=st.floats(0, 90),
+    ),
+    min_size=1,
+    max_size=3,
+)
+
+
+@settings(deadline=None, max_examples=15)
+@given(
+    dice=dice_layouts,
+    noise=st.floats(0, 6),
+    flicker=st.floats(0, 0.12),
+    fps=st.sampled_from([15.0, 30.0, 60.0]),
+    seed=st.integers(0, 2**16),
+)
+def test_still_dice_settle_whatever_the_noise_flicker_and_frame_rate(
+    dice, noise, flicker, fps, seed
+) -> None:
+    rng = np.random.default_rng(seed)
+    detector = SettleDetector(SettleConfig(still_for=0.3), empty_calibration())
+    base = scene(dice)
+    for i in range(int(0.5 * fps)):
+        gain = 1.0 + flicker * np.sin(i * 1.3)
+        frame = np.clip(base * gain + rng.normal(0, noise, base.shape), 0, 255).astype(np.uint8)
+        state = detector.update(frame, i / fps)
+        assert state is (SettleState.MOVING if i / fps < 0.3 - 1e-9 else SettleState.SETTLED)
+
+
+@settings(deadline=None, max_examples=15)
+@given(dice=dice_layouts, step=st.tuples(st.floats(-4, 4), st.floats(-4, 4)))
+def test_a_die_that_moves_two_pixels_is_seen_moving(dice, step) -> None:
+    assume(np.hypot(*step) >= 2.0)
+    detector = SettleDetector(SettleConfig(still_for=0.2), empty_calibration())
+    assert run(detector, [scene(dice)] * 8)[-1][1] is SettleState.SETTLED
+    first = dice[0]
+    nudged = Drawn(first.value, (first.center[0] + step[0], first.center[1] + step[1]),
+                   first.size, first.angle)  # fmt: skip
+    assert detector.update(scene([nudged, *dice[1:]]), 8 / FPS) is SettleState.MOVING
 
 
 def test_motion_outside_the_tray_polygon_is_ignored() -> None:
