@@ -9,7 +9,7 @@ from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene, heading
 
-ROW = 54  # height of one choice, design units
+ROW = 56  # height of one choice, design units
 
 
 class Choose(Scene):
@@ -65,7 +65,7 @@ class Choose(Scene):
                     tr("How to play, the sources, the exact odds."),
                 )
             colour = theme.GOLD if chosen else theme.TEXT
-            draw.text(surface, layout, title, (80, y + 2), 22, "serif-bold", colour, max_width=640)
+            draw.text(surface, layout, title, (80, y + 5), 20, "serif-bold", colour, max_width=640)
             draw.text(
-                surface, layout, summary, (80, y + 27), 13, "sans", theme.MUTED, max_width=640
+                surface, layout, summary, (80, y + 28), 13, "sans", theme.MUTED, max_width=640
             )
