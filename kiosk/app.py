@@ -105,6 +105,9 @@ class Kiosk:
         if resumed is not None:
             log.info("resuming game %s after %d throws", resumed.game_id, len(resumed.entries))
             self.match = resumed
+            language = gamelog.game(resumed.game_id).language
+            if language:
+                self.set_language(language)
             self.goto("result" if resumed.is_over else "play")
 
     @property
@@ -163,7 +166,7 @@ class Kiosk:
 
         if self.match is not None and not self.match.is_over:
             self.match.abandon()
-        self.match = Match.start(variant, self.log, Seat.ONE)
+        self.match = Match.start(variant, self.log, Seat.ONE, self.tr.language)
         if self.worker is not None and hasattr(self.worker, "forget_last"):
             self.worker.forget_last()
         self.goto("play")

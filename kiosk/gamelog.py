@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS games (
     ended    REAL,
     winner   INTEGER,            -- seat, or NULL
     reason   TEXT,               -- outcome message key
-    stakes   INTEGER
+    stakes   INTEGER,
+    language TEXT                -- the visitors' language, so a resumed game speaks it again
 );
 CREATE TABLE IF NOT EXISTS events (
     id         INTEGER PRIMARY KEY,
@@ -101,6 +102,7 @@ class LoggedGame:
     winner: int | None = None
     reason: str | None = None
     stakes: int | None = None
+    language: str | None = None
 
     @property
     def throws(self) -> list[tuple[int, ...]]:
@@ -123,6 +125,13 @@ def effective_sources(events: Iterable[Event]) -> list[tuple[tuple[int, ...], st
         elif event.kind == "undo" and throws:
             throws.pop()
     return throws
+
+
+def _add_missing_columns(conn: sqlite3.Connection) -> None:
+    """Bring a log written by an older version up to the current schema."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+    if "language" not in columns:
+        conn.execute("ALTER TABLE games ADD COLUMN language TEXT")
 
 
 def _dice_text(dice: Iterable[int]) -> str:
@@ -154,6 +163,7 @@ class GameLog:
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=FULL")
                 conn.executescript(SCHEMA)
+                _add_missing_columns(conn)
                 return conn
             except (sqlite3.Error, OSError) as error:
                 self._warn(f"cannot open the game log at {path}: {error}")
@@ -193,7 +203,7 @@ class GameLog:
             self._pending.pop(0)
         self.problem = None
 
-    def new_game(self, game: str, variant: str, first: int) -> int:
+    def new_game(self, game: str, variant: str, first: int, language: str | None = None) -> int:
         """Start a game and return its id. Any game still open is marked abandoned first."""
         self._write(
             "UPDATE games SET status='abandoned', ended=? WHERE status='playing'", (self.clock(),)
@@ -201,8 +211,9 @@ class GameLog:
         self._last_id += 1  # counted here, not read back: the insert may still be pending
         game_id = self._last_id
         self._write(
-            "INSERT INTO games (id, game, variant, first, started) VALUES (?, ?, ?, ?, ?)",
-            (game_id, game, variant, int(first), self.clock()),
+            "INSERT INTO games (id, game, variant, first, started, language)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, game, variant, int(first), self.clock(), language),
         )
         return game_id
 
@@ -278,7 +289,7 @@ class GameLog:
         )
 
     def _game(self, row) -> LoggedGame:
-        gid, game, variant, first, started, status, ended, winner, reason, stakes = row
+        gid, game, variant, first, started, status, ended, winner, reason, stakes, lang = row
         return LoggedGame(
             gid,
             game,
@@ -291,9 +302,12 @@ class GameLog:
             winner,
             reason,
             stakes,
+            lang,
         )
 
-    _GAME_COLUMNS = "id, game, variant, first, started, status, ended, winner, reason, stakes"
+    _GAME_COLUMNS = (
+        "id, game, variant, first, started, status, ended, winner, reason, stakes, language"
+    )
 
     def unfinished(self) -> LoggedGame | None:
         """The game in progress when the kiosk stopped, if any."""
@@ -362,6 +376,7 @@ def game_record(game: LoggedGame) -> dict:
         "winner": game.winner,
         "reason": game.reason,
         "stakes": game.stakes,
+        "language": game.language,
         "throws": [list(d) for d in game.throws],
         "events": [
             {

@@ -69,8 +69,10 @@ class Match:
         self.state, self.entries = replay(variant, self.first, throws or [], sources)
 
     @classmethod
-    def start(cls, variant: Variant, gamelog: GameLog, first: Seat = Seat.ONE) -> Match:
-        game_id = gamelog.new_game(variant.game, variant.name, int(first))
+    def start(
+        cls, variant: Variant, gamelog: GameLog, first: Seat = Seat.ONE, language: str | None = None
+    ) -> Match:
+        game_id = gamelog.new_game(variant.game, variant.name, int(first), language)
         return cls(variant, gamelog, game_id, first)
 
     @classmethod

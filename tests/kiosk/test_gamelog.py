@@ -141,3 +141,19 @@ def test_game_that_ended_before_its_end_was_written_is_closed_on_resume(tmp_path
     match = Match.resume(GameLog.in_dir(tmp_path))
     assert match.is_over
     assert GameLog.in_dir(tmp_path).game(game_id).status == "over"
+
+
+def test_a_log_from_before_the_language_column_still_opens(tmp_path) -> None:
+    old = sqlite3.connect(tmp_path / "games.sqlite3")
+    old.executescript(
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, variant TEXT NOT NULL,"
+        " first INTEGER NOT NULL, started REAL NOT NULL, status TEXT NOT NULL DEFAULT 'playing',"
+        " ended REAL, winner INTEGER, reason TEXT, stakes INTEGER);"
+        "INSERT INTO games (id, game, variant, first, started) VALUES (1, 'azar', 'card', 0, 0);"
+    )
+    old.commit()
+    old.close()
+    log = GameLog.in_dir(tmp_path)
+    assert log.problem is None
+    assert log.unfinished().language is None
+    assert Match.resume(log) is not None

@@ -251,3 +251,22 @@ def test_real_gpio_buttons_drive_the_kiosk(kiosk) -> None:
         assert kiosk.scene.name == "language"
     finally:
         buttons.close()
+
+
+def test_a_restarted_kiosk_resumes_the_game_in_its_language(kiosk, tmp_path) -> None:
+    kiosk.set_language("es")
+    start(kiosk, "medio-azar")
+    kiosk.events.put(roll(2, 3, 4))
+    kiosk.frame(0.0)
+    kiosk.log.close()  # the power goes; the kiosk starts again on the same folder
+    again = Kiosk(
+        load_config(None),
+        pygame.Surface((800, 480)),
+        GameLog.in_dir(tmp_path),
+        worker=StillCamera(),
+        events=queue.Queue(),
+        clock=Clock(),
+    )
+    assert again.scene.name == "play"
+    assert again.tr.language == "es"
+    assert again.match.throws == [(2, 3, 4)]
