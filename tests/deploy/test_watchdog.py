@@ -27,8 +27,8 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def manager(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UserManager]:
-    manager = UserManager(tmp_path_factory.mktemp("systemd-user"))
+def manager() -> Iterator[UserManager]:
+    manager = UserManager()
     try:
         manager.start()
     except Unavailable as reason:
@@ -217,3 +217,109 @@ def test_the_kiosk_itself_reports_ready_and_pings_the_watchdog(service, tmp_path
 
     assert wait_until(pinged_twice_more)
     assert kiosk.restarts() == 0
+
+
+# Settings that need the system manager and a Pi (a user, its groups, a VT), or that the test
+# replaces: output to a file, the demo command, shorter times.
+NOT_IN_A_USER_MANAGER = {
+    "User",
+    "Group",
+    "SupplementaryGroups",
+    "TTYPath",
+    "StandardInput",
+    "TTYReset",
+    "TTYVHangup",
+    "StandardOutput",
+    "StandardError",
+    "ExecStart",
+    "WatchdogSec",
+    "TimeoutStartSec",
+    "RestartSec",
+}
+
+
+def sandboxed_unit(manager: UserManager, log: Path, probe: str | None = None) -> str:
+    """The real unit's [Service] section, running the kiosk in demo mode on SDL's dummy driver,
+    or, given `probe`, a shell command once."""
+    lines = ["[Service]"]
+    for key, values in SECTIONS["Service"].items():
+        if key in NOT_IN_A_USER_MANAGER or (probe and key in ("Type", "Restart")):
+            continue
+        for value in values:
+            if key == "Environment":
+                name = value.partition("=")[0]
+                value = {
+                    "SDL_VIDEODRIVER": "SDL_VIDEODRIVER=dummy",
+                    # Where StateDirectory= and CacheDirectory= point for a user manager.
+                    "KIOSK_DATA_DIR": f"KIOSK_DATA_DIR={manager.state}/azar-kiosk",
+                    "XDG_CACHE_HOME": f"XDG_CACHE_HOME={manager.cache}/azar-kiosk",
+                }.get(name, value)
+            if key == "ProtectHome" and Path(sys.executable).resolve().is_relative_to("/root"):
+                value = "read-only"  # this machine's Python lives under /root (pyenv)
+            lines.append(f"{key}={value}")
+    lines += [
+        "Environment=SDL_AUDIODRIVER=dummy",
+        "Environment=GPIOZERO_PIN_FACTORY=mock",
+        f"Environment=PYTHONPATH={REPO}",
+        "WatchdogSec=10",
+        "TimeoutStartSec=120",
+        "RestartSec=1",
+        *(
+            [f"ExecStart=/bin/sh -c '{probe}'", "Type=oneshot"]
+            if probe
+            else [f"ExecStart={sys.executable} -m kiosk run --demo --autoplay --max-seconds 600"]
+        ),
+        f"StandardOutput=append:{log}",
+        f"StandardError=append:{log}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("kiosk.app") is None,
+    reason="the kiosk application (kiosk/app.py) is not there yet",
+)
+def test_the_kiosk_runs_inside_the_units_sandbox(manager: UserManager) -> None:
+    """ProtectSystem=strict, SystemCallFilter=, RestrictAddressFamilies= and the rest, as in
+    the unit: the kiosk still starts, plays (autoplay) and writes its game log. The devices
+    (DRM, camera, GPIO) are not on this machine; hardware.md and deploy.md cover those."""
+    log = manager.base / "sandboxed.log"
+    manager.install("sandboxed.service", sandboxed_unit(manager, log))
+    try:
+        manager.systemctl("start", "--no-block", "sandboxed.service")
+
+        assert wait_until(
+            lambda: manager.show("sandboxed.service", "SubState") == "running", 150
+        ), log.read_text() if log.exists() else "no output"
+        game_log = manager.state / "azar-kiosk/games.sqlite3"
+        assert wait_until(lambda: game_log.exists() and game_log.stat().st_size > 0)
+        pings = {manager.show("sandboxed.service", "WatchdogTimestampMonotonic")}
+
+        def pinged_again() -> bool:
+            pings.add(manager.show("sandboxed.service", "WatchdogTimestampMonotonic"))
+            return len(pings) >= 2
+
+        assert wait_until(pinged_again)
+        assert manager.show("sandboxed.service", "NRestarts") == "0"
+        assert "Traceback" not in log.read_text()
+    finally:
+        manager.systemctl("stop", "sandboxed.service", check=False)
+
+
+def test_the_sandbox_is_really_applied(manager: UserManager) -> None:
+    """The check above means something: under the same settings, writing to the checkout
+    fails (ProtectSystem=strict) while the state folder is writable."""
+    probe = REPO / f"sandbox-probe-{os.getpid()}"
+    log = manager.base / "probe.log"
+    state = manager.state / "azar-kiosk/probe"
+    command = f"touch {state} && echo state-ok; touch {probe} || echo checkout-read-only"
+    manager.install("probe.service", sandboxed_unit(manager, log, probe=command))
+
+    manager.systemctl("start", "probe.service", check=False)
+
+    try:
+        output = log.read_text()
+        assert "state-ok" in output and "checkout-read-only" in output, output
+        assert not probe.exists()
+    finally:
+        probe.unlink(missing_ok=True)

@@ -1,9 +1,10 @@
 """A real systemd service manager for tests: `systemd --user`, private to one temporary folder.
 
 systemd refuses to start unless the machine was booted with it (/run/systemd/system exists), so
-the manager runs in its own mount namespace (`unshare -m`, needs root) with an empty tmpfs over
-/run/systemd holding that folder; nothing of the host is changed. Units, runtime files and
-state all live under the temporary folder.
+the manager runs in its own mount namespace (`unshare -m`, needs root) with a tmpfs over
+/run/systemd holding that folder; nothing of the host is changed. Run as root, it applies the
+sandboxing settings (ProtectSystem=, SystemCallFilter=...) as the system manager would. Units,
+runtime files and state all live in a folder of its own, outside /tmp.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,10 +22,25 @@ SYSTEMD = next(
     (p for p in ("/lib/systemd/systemd", "/usr/lib/systemd/systemd") if os.path.exists(p)), None
 )
 
-START = (
-    "mkdir -p /run/systemd && mount -t tmpfs tmpfs /run/systemd && "
-    'mkdir /run/systemd/system && exec "$0" --user'
-)
+# A tmpfs over /run/systemd with what PID 1 would have put there: the "booted" marker, and the
+# inaccessible nodes that sandboxing settings (ProtectHome=, ProtectKernelLogs=...) bind-mount.
+START = """
+set -e
+mkdir -p /run/systemd
+mount -t tmpfs tmpfs /run/systemd
+mkdir /run/systemd/system /run/systemd/inaccessible
+cd /run/systemd/inaccessible
+mkdir -m 0 dir
+: > reg
+chmod 0 reg
+mkfifo -m 0 fifo
+mknod -m 0 chr c 0 0
+mknod -m 0 blk b 0 0
+python3 -c 'import os, stat; os.mknod("sock", stat.S_IFSOCK)'
+chmod 0 sock
+cd /
+exec "$0" --user
+"""
 
 
 class Unavailable(Exception):
@@ -40,9 +57,18 @@ def wait_until(condition: Callable[[], bool], timeout: float = 60.0) -> bool:
     return condition()
 
 
+def private_folder() -> Path:
+    """A folder outside /tmp: a service with PrivateTmp=yes must still reach the manager's
+    notify socket and its state folder, as it reaches /run on a real system."""
+    parent = next((p for p in ("/dev/shm", "/run", "/var/tmp") if os.access(p, os.W_OK)), None)
+    return Path(tempfile.mkdtemp(prefix="azar-kiosk-systemd-", dir=parent))
+
+
 class UserManager:
-    def __init__(self, base: Path) -> None:
-        self.base = base
+    """`systemd --user` in a folder of its own; `stop()` ends it and removes the folder."""
+
+    def __init__(self) -> None:
+        base = self.base = private_folder()
         self.runtime = base / "runtime"
         self.units = base / "config/systemd/user"
         self.env = {
@@ -51,9 +77,11 @@ class UserManager:
             "XDG_RUNTIME_DIR": str(self.runtime),
             "XDG_CONFIG_HOME": str(base / "config"),
             "XDG_DATA_HOME": str(base / "data"),
-            "XDG_STATE_HOME": str(base / "state"),
-            "XDG_CACHE_HOME": str(base / "cache"),
+            "XDG_STATE_HOME": str(base / "state"),  # StateDirectory= of user units
+            "XDG_CACHE_HOME": str(base / "cache"),  # CacheDirectory=
         }
+        self.state = base / "state"
+        self.cache = base / "cache"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -64,17 +92,17 @@ class UserManager:
         self.runtime.mkdir(mode=0o700)
         self.units.mkdir(parents=True)
         (self.base / "home").mkdir()
-        log = (self.base / "manager.log").open("wb")
-        self.process = subprocess.Popen(
-            ["unshare", "-m", "sh", "-c", START, SYSTEMD],
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=log,
-        )
+        with (self.base / "manager.log").open("wb") as log:
+            self.process = subprocess.Popen(
+                ["unshare", "-m", "sh", "-c", START, SYSTEMD],
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+            )
         if not wait_until(self.ready, timeout=30):
-            self.stop()
             detail = (self.base / "manager.log").read_text(errors="replace")[-500:]
+            self.stop()
             raise Unavailable(f"systemd --user did not come up: {detail}")
 
     def ready(self) -> bool:
@@ -100,9 +128,7 @@ class UserManager:
         self.systemctl("daemon-reload")
 
     def stop(self) -> None:
-        if self.process is None:
-            return
-        if self.process.poll() is None:
+        if self.process is not None and self.process.poll() is None:
             self.systemctl("exit", check=False)
             try:
                 self.process.wait(timeout=30)
@@ -110,3 +136,4 @@ class UserManager:
                 self.process.send_signal(signal.SIGKILL)
                 self.process.wait(timeout=30)
         self.process = None
+        shutil.rmtree(self.base, ignore_errors=True)
