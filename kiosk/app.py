@@ -226,6 +226,9 @@ class Kiosk:
             self.camera_ok = event.ok
             if not event.ok:
                 log.warning("camera lost: %s", event.detail)
+            else:
+                log.info("camera working")
+            self.scene.on_event(event)
         elif isinstance(event, RollRead):
             self.last_activity = self.clock()
             self.reads += 1

@@ -270,3 +270,44 @@ def test_a_restarted_kiosk_resumes_the_game_in_its_language(kiosk, tmp_path) -> 
     assert again.scene.name == "play"
     assert again.tr.language == "es"
     assert again.match.throws == [(2, 3, 4)]
+
+
+def test_camera_back_resumes_reading_unless_a_referee_is_entering(kiosk) -> None:
+    start(kiosk)
+    kiosk.events.put(CameraStatus(False, "unplugged"))
+    kiosk.frame(1 / 30)
+    assert kiosk.scene.entry is not None
+    kiosk.events.put(CameraStatus(True))
+    kiosk.frame(1 / 30)
+    assert kiosk.scene.entry is None  # nobody had started: the camera reads again
+    kiosk.events.put(roll(2, 3, 4))
+    kiosk.frame(0.0)
+    assert kiosk.match.throws == [(2, 3, 4)]
+
+    kiosk.events.put(CameraStatus(False, "unplugged"))
+    kiosk.frame(1 / 30)
+    press(kiosk, "right")  # a referee starts entering
+    kiosk.events.put(CameraStatus(True))
+    kiosk.frame(1 / 30)
+    assert kiosk.scene.entry == [2, 1, 1]  # their entry is kept
+
+
+class Lights:
+    def __init__(self) -> None:
+        self.turns: list = []
+
+    def show_turn(self, seat) -> None:
+        self.turns.append(None if seat is None else int(seat))
+
+    def waiting(self, on: bool) -> None:
+        pass
+
+
+def test_the_lights_follow_whose_throw_it_is(kiosk) -> None:
+    kiosk.lights = Lights()
+    start(kiosk, "medio-azar")  # throw-off: player 1, then player 2
+    kiosk.events.put(roll(2, 3, 4))
+    kiosk.frame(0.0)
+    assert kiosk.lights.turns[-2:] == [0, 1]
+    press(kiosk, "left", kind="hold")  # leave the game
+    assert kiosk.lights.turns[-1] is None

@@ -16,7 +16,7 @@ from kiosk.i18n import N_
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene
-from kiosk.worker import RollRead
+from kiosk.worker import CameraStatus, RollRead
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,7 @@ class Play(Scene):
     def enter(self, **options) -> None:
         super().enter(**options)
         self.entry: list[int] | None = None  # dice being entered by hand
+        self.entry_touched = False
         self.entry_index = 0
         self.entry_purpose = "manual"  # or "correct"
         self.reroll: str | None = None  # reason key of the last "throw again"
@@ -104,10 +105,12 @@ class Play(Scene):
         self.entry = dice or [1, 1, 1]
         self.entry_index = 0
         self.entry_purpose = purpose
+        self.entry_touched = False  # a referee has started entering
         self.undo_armed = 0.0
 
     def _entry_button(self, button: str, kind: str) -> None:
         assert self.entry is not None
+        self.entry_touched = True
         if button == "left" and kind == "hold":
             self.entry = None
             return
@@ -127,6 +130,12 @@ class Play(Scene):
         self._after_throw()
 
     def on_event(self, event) -> None:
+        if isinstance(event, CameraStatus):
+            # The camera is back: an entry nobody has started gives way to the camera again.
+            untouched = self.entry is not None and not self.entry_touched
+            if event.ok and untouched and self.entry_purpose == "manual":
+                self.entry = None
+            return
         if not isinstance(event, RollRead) or self.match is None or self.entry is not None:
             return
         if self.match.is_over:
