@@ -1,4 +1,4 @@
-"""A stand-in for the kiosk's main loop, run as a service by tests/deploy/test_watchdog.py.
+"""A stand-in for the kiosk's main loop, run as a service by tests/deploy/test_under_systemd.py.
 
 It talks to systemd only through kiosk.sdnotify, like the app. Usage:
     notify_program.py STARTS_FILE MODE

@@ -1,10 +1,12 @@
-"""The unit's notify, watchdog and restart settings under a real systemd, with kiosk.sdnotify.
+"""The unit under a real systemd: notify, watchdog, restarts and the sandbox.
 
-A private `systemd --user` manager (tests/deploy/user_manager.py) runs a stand-in for the
-kiosk's main loop (notify_program.py) under a unit made from systemd/azar-kiosk.service: its
-Type=, NotifyAccess=, Restart=, StartLimitIntervalSec= and Python environment as they are, with
-WatchdogSec=, RestartSec= and TimeoutStartSec= shortened so that a test takes seconds, not
-minutes. The device, user and hardening settings need the system manager and are not run here.
+A private `systemd --user` manager (tests/deploy/user_manager.py) runs, under units made from
+systemd/azar-kiosk.service:
+- a stand-in for the kiosk's main loop (notify_program.py), with the unit's Type=,
+  NotifyAccess=, Restart=, StartLimitIntervalSec= and Python environment as they are, and
+  WatchdogSec=, RestartSec= and TimeoutStartSec= shortened so that a test takes seconds;
+- the kiosk itself in demo mode, plainly and inside the unit's whole sandbox.
+User=, the groups, the TTY and the devices need the system manager and a Pi: not run here.
 Waits poll with generous bounds; nothing asserts on how fast the machine is.
 """
 
