@@ -19,6 +19,8 @@ WORK_SIDE = 640  # long side of the working copy, pixels
 BACKGROUND_SHRINK = 8  # the tray model is a median on a copy this many times smaller
 BACKGROUND_KERNEL = 9  # median aperture on that copy (x8: about 72 working pixels)
 MIN_DISTANCE = 22.0  # Lab distance below which a pixel is always tray
+OFF_TRAY = 0.3  # a body with this share off the tray floor is on the rim (cut); with this
+# share on it, it is outside the tray altogether
 SPLIT_AREA = 1.5  # blobs larger than this many dice are split
 FLAT_GRADIENT = 4.0  # Lab units per pixel under which a patch of a blob counts as flat
 SEED_SIDE = 0.3  # a flat patch seeds a piece when its area is at least (this x die side)^2
@@ -31,8 +33,8 @@ class Body:
 
     centre: (x, y); size: side of the square with the body's area; rect: cv2 rotated rect
     ((cx, cy), (w, h), angle) of the body; contour: (n, 1, 2) int32 outline; at_edge: the body
-    touches the image or tray border; pieces: how many bodies came out of its blob (1 for a
-    die standing alone).
+    touches the image border or lies partly off the tray (a die on the rim); pieces: how many
+    bodies came out of its blob (1 for a die standing alone).
     """
 
     centre: tuple[float, float]
@@ -187,14 +189,11 @@ def find_bodies(frame: np.ndarray, calibration: Calibration | None = None) -> li
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = _fill_holes(mask, (0.06 * min(size)) ** 2)
 
-    region = np.full(mask.shape, 255, np.uint8)
+    region = None
     if calibration.tray is not None:
-        region[:] = 0
+        region = np.zeros(mask.shape, np.uint8)
         poly = np.round(np.asarray(calibration.tray, np.float64) * scale).astype(np.int32)
-        cv2.fillPoly(region, [poly], 255)
-        mask = cv2.bitwise_and(mask, region)
-    border = cv2.erode(region, np.ones((3, 3), np.uint8), borderValue=0)
-    border = cv2.bitwise_xor(region, border)
+        cv2.fillPoly(region, [poly], 1)
 
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     min_area = max(30.0, (min(size) * 0.02) ** 2)
@@ -221,12 +220,18 @@ def find_bodies(frame: np.ndarray, calibration: Calibration | None = None) -> li
                 continue
             (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
             at_edge = bool(
-                np.any(border[contour[:, 0, 1], contour[:, 0, 0]])
-                or contour[:, 0, 0].min() <= 0
+                contour[:, 0, 0].min() <= 0
                 or contour[:, 0, 1].min() <= 0
                 or contour[:, 0, 0].max() >= size[0] - 1
                 or contour[:, 0, 1].max() >= size[1] - 1
             )
+            if region is not None:
+                window = region[y : y + bh, x : x + bw]
+                on_tray = cv2.countNonZero(cv2.bitwise_and(piece, piece, mask=window))
+                share = on_tray / max(cv2.countNonZero(piece), 1)
+                if share < OFF_TRAY:
+                    continue  # outside the tray: not part of the throw
+                at_edge = at_edge or share < 1 - OFF_TRAY
             inv = 1.0 / scale
             full_contour = np.round(contour * inv).astype(np.int32)
             bodies.append(

@@ -41,6 +41,7 @@ class FaceFit:
     spacing: float
     angle: float
     error: float
+    stretch: float = 1.0
 
 
 def _angular_order(z: np.ndarray) -> np.ndarray:
@@ -69,7 +70,7 @@ def fit_face(points: np.ndarray) -> FaceFit | None:
     centre = complex(z.mean())
     z = z - centre
     if n == 1:
-        return FaceFit(1, (centre.real, centre.imag), 0.0, 0.0, 0.0)
+        return FaceFit(1, (centre.real, centre.imag), 0.0, 0.0, 0.0, 1.0)
     layout = np.array(LAYOUTS[n])
     if HAS_CENTRE[n]:
         middle = int(np.argmin(np.abs(z)))
@@ -80,13 +81,27 @@ def fit_face(points: np.ndarray) -> FaceFit | None:
         rim = _angular_order(z)
         head_obs, head_layout = z[:0], layout[:0]
         rim_layout = _angular_order(layout)
-    best: tuple[float, complex] = (float("inf"), 0j)
+    target = np.concatenate([head_layout, rim_layout])
+    best: tuple[float, complex, np.ndarray] = (float("inf"), 0j, z)
     for shift in range(len(rim)):
         observed = np.concatenate([head_obs, np.roll(rim, shift)])
-        target = np.concatenate([head_layout, rim_layout])
         a, error = _similarity(observed, target)
         if error < best[0]:
-            best = (error, a)
-    error, a = best
+            best = (error, a, observed)
+    error, a, observed = best
     angle = float(np.degrees(np.angle(a))) % 90.0
-    return FaceFit(n, (centre.real, centre.imag), abs(a), angle, error)
+    return FaceFit(n, (centre.real, centre.imag), abs(a), angle, error, _stretch(observed, target))
+
+
+def _stretch(observed: np.ndarray, layout: np.ndarray) -> float:
+    """Longest over shortest axis of the affine map from layout to pips (1: seen square-on).
+
+    Only layouts that span two directions (4, 5, 6 pips) can show it; others give 1.
+    """
+    if len(layout) < 4:
+        return 1.0
+    source = np.column_stack([layout.real, layout.imag])
+    target = np.column_stack([observed.real, observed.imag])
+    matrix, *_ = np.linalg.lstsq(source, target, rcond=None)
+    singular = np.linalg.svd(matrix, compute_uv=False)
+    return float(singular[0] / max(singular[1], 1e-9))

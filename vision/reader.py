@@ -31,7 +31,8 @@ OVERLAP_UNREAD = 1.3  # an unread body this much larger than the dice read is di
 OVERLAP_RAGGED = 1.15  # ...or this much larger and not filling its rectangle
 ATTACHED_MARGIN = 0.2  # a pip this far off a face (face sides) is on another die, not a side
 ATTACHED = 0.6  # a face spanning less of its body than this has something else attached
-COCKED_FACE = 1.2  # a leaning die shows a foreshortened top face
+COCKED_FACE = 1.45  # a leaning die shows a foreshortened top face...
+COCKED_STRETCH = 1.5  # ...and a pip layout squashed along one axis
 SPACING = (0.17, 0.31)  # pip spacing, in face sides
 MAX_FIT_ERROR = 0.28  # pip distance from its layout position, in pip spacings
 MAX_ANGLE = 12.0  # degrees between the pip layout and the die's edges
@@ -146,7 +147,7 @@ def read_body(frame: np.ndarray, body: Body) -> DieReading:
         return DieReading(body, None, RerollReason.UNREADABLE, "no face found", False)
     spots = find_spots(frame, face)
     fit, why = read_face(spots)
-    leaning = face.aspect > COCKED_FACE
+    leaning = face.aspect > COCKED_FACE or (fit is not None and fit.stretch > COCKED_STRETCH)
     evidence = len(spots.centres) > 0 and face.share >= EVIDENT_FACE
     if fit is None and body.pieces > 1:
         why = f"dice touching or on top ({why})"
