@@ -97,6 +97,8 @@ class Kiosk:
         self.reads = 0  # throws the reader has answered (the autoplay waits on it)
         self.data_dir: Path = Path(".")
         self.closers: list[Any] = []
+        if worker is not None and hasattr(worker, "preview_width"):
+            worker.preview_width = self.layout.px(448)  # the play screen's camera panel
         self.scenes: dict[str, Scene] = {name: cls(self) for name, cls in SCENES.items()}
         self.scene: Scene = self.scenes["attract"]
         self.previous = "attract"

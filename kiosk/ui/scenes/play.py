@@ -63,6 +63,7 @@ class Play(Scene):
         self.ending = END_PAUSE_SECONDS if self.match and self.match.is_over else None
         self._preview_t = None
         self._preview_surface: pygame.Surface | None = None
+        self._preview_scale = 1.0
 
     @property
     def match(self):
@@ -234,13 +235,8 @@ class Play(Scene):
                 surface, layout, message, (40, 150, 400, 60), 20, "sans-bold", theme.WARN, "center"
             )
             return
-        image = self._surface(preview)
         inner = box.inflate(-layout.px(8), -layout.px(8))
-        scale = min(inner.width / image.get_width(), inner.height / image.get_height())
-        size = (round(image.get_width() * scale), round(image.get_height() * scale))
-        if image.get_size() != size:
-            image = pygame.transform.smoothscale(image, size)
-            self._preview_surface = image
+        image, scale = self._surface(preview, inner.size)
         target = image.get_rect(center=inner.center)
         surface.blit(image, target)
         self.draw_dice_marks(surface, layout, preview, target, scale)
@@ -250,12 +246,24 @@ class Play(Scene):
         if state and self.match and not self.match.is_over:
             draw.text(surface, layout, state, (24, 52), 14, "sans-bold", theme.TEXT)
 
-    def _surface(self, preview) -> pygame.Surface:
+    def _surface(self, preview, room: tuple[int, int]) -> tuple[pygame.Surface, float]:
+        """The preview as a surface fitting `room`, and its scale; made once per new picture.
+
+        The worker already shrinks pictures to about the panel's width, so scaling here is
+        skipped when the fit is within a few pixels.
+        """
         if preview.t != self._preview_t or self._preview_surface is None:
             h, w = preview.image.shape[:2]
-            self._preview_surface = pygame.image.frombuffer(preview.image.tobytes(), (w, h), "BGR")
+            image = pygame.image.frombuffer(preview.image, (w, h), "BGR")
+            scale = min(room[0] / w, room[1] / h)
+            size = (round(w * scale), round(h * scale))
+            if abs(size[0] - w) > 4 or abs(size[1] - h) > 4:
+                image = pygame.transform.smoothscale(image, size)
+            else:
+                image, scale = image.copy(), 1.0  # the copy lets go of the worker's array
+            self._preview_surface, self._preview_scale = image, scale
             self._preview_t = preview.t
-        return self._preview_surface
+        return self._preview_surface, self._preview_scale
 
     def draw_dice_marks(self, surface, layout, preview, target: pygame.Rect, scale: float):
         for die in preview.dice:
