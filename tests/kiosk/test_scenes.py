@@ -311,3 +311,27 @@ def test_the_lights_follow_whose_throw_it_is(kiosk) -> None:
     assert kiosk.lights.turns[-2:] == [0, 1]
     press(kiosk, "left", kind="hold")  # leave the game
     assert kiosk.lights.turns[-1] is None
+
+
+def test_keyboard_plays_like_the_buttons(kiosk) -> None:
+    """The demo's keyboard: Enter leaves the attract loop, arrows and Enter pick and start."""
+    from hardware.keys import KeyButtons
+
+    kiosk.keys = KeyButtons(kiosk.config.buttons.hold_seconds, 800)
+    pygame.event.clear()
+
+    def key(code) -> None:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=code))
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=code))
+        kiosk.frame(0.0)
+
+    key(pygame.K_RETURN)
+    assert kiosk.scene.name == "language"
+    key(pygame.K_RIGHT)
+    key(pygame.K_RETURN)
+    assert kiosk.scene.name == "choose" and kiosk.tr.language == "fr"
+    key(pygame.K_SPACE)
+    assert kiosk.scene.name == "play"
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12))
+    kiosk.frame(0.0)
+    assert kiosk.scene.name == "maintenance"
