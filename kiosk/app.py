@@ -215,6 +215,8 @@ class Kiosk:
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 self.running = False
+            elif self.demo and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+                self.running = False  # only the demo: a kiosk has no way out for visitors
             elif self.keys is not None:
                 for button_event in self.keys.handle(event, now):
                     self.events.put(button_event)
@@ -409,7 +411,8 @@ def build(
 
     clock = ScaledClock(speed) if speed != 1.0 else time.monotonic
     cfg = config.kiosk
-    windowed = cfg.windowed if windowed is None else windowed
+    if windowed is None:  # the demo runs on someone's computer: a window they can close
+        windowed = cfg.windowed or demo
     screen = open_screen(size or (cfg.window_size if windowed else cfg.fullscreen_size), windowed)
     folder = find_data_dir(data_dir or cfg.data_dir)
     gamelog = GameLog.in_dir(folder)

@@ -68,9 +68,19 @@ class Attract(Scene):
         surface.fill(theme.BACKGROUND)
         self.draw(surface, layout)
         tr = self.translators[self.language]
-        pulse = 0.5 + 0.5 * abs(((self.age * 0.8) % 2) - 1)
+        pulse = round(8 * abs(((self.age * 0.8) % 2) - 1)) / 8  # 9 shades: the text cache holds
         colour = tuple(round(c * (0.55 + 0.45 * pulse)) for c in theme.GOLD)
         draw.hints(surface, layout, (None, tr("Play"), None))
+        if self.kiosk.demo:  # a newcomer at a computer: say which keys are the buttons
+            draw.paragraph(
+                surface,
+                layout,
+                tr("Demo keys: ← Enter →, F12 maintenance, Esc quits"),
+                (34, 440, 236, 36),
+                13,
+                "sans",
+                theme.MUTED,
+            )
         draw.text(
             surface,
             layout,
