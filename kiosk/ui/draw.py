@@ -38,7 +38,7 @@ def font(name: str, size: int) -> pygame.font.Font:
     return pygame.font.Font(FONT_DIR / FONTS[name], max(6, size))
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=384)  # bounded: a long day of games must not grow memory
 def rendered(name: str, size: int, text: str, color: tuple) -> pygame.Surface:
     return font(name, size).render(text, True, color)
 
