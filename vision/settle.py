@@ -10,9 +10,9 @@ threads, time passed in):
   motion) and against a frame from one to two windows ago (slow creep). Costs well under 1 ms
   per frame: one grey conversion, one area downscale, a few array ops on ~160x120 pixels.
 - `RollVote.add(roll) -> Roll | None` takes the reader's `Roll` of each settled frame and answers
-  once `votes` consecutive reads agree die by die (same values at the same places) or agree on
-  the same reroll reason. It never averages: the answer is one frame's own reading. Reads that
-  keep disagreeing end in a reroll after `max_reads`.
+  once `votes` consecutive reads agree die by die (same values at the same places) or are all
+  rerolls. It never averages: the answer is one frame's own reading. Reads that keep
+  disagreeing end in a reroll after `max_reads`.
 - `ThrowWatcher` wires both for the kiosk's vision worker and adds what neither knows alone: one
   answer per throw, and `RerollReason.NOT_MOVED` when the scene settles again exactly as it was
   at the last answer (a hand passed over the tray; nobody threw)::
@@ -90,16 +90,15 @@ class SettleConfig:
             raise ValueError("need 0 <= empty_cover < blocked_cover <= 1")
 
 
-def to_grey(frame: np.ndarray) -> np.ndarray:
-    """The frame as a 2-D uint8 grey image; raises FrameError for anything else than a
-    grey, BGR or BGRA uint8 image."""
+def pixels(frame: np.ndarray) -> np.ndarray:
+    """The frame as grey (h, w) or BGR (h, w, 3) uint8; raises FrameError for anything else
+    than a grey, BGR or BGRA uint8 image."""
     if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
         raise FrameError("a frame must be a uint8 numpy array")
     if frame.ndim == 2 and frame.size:
         return frame
     if frame.ndim == 3 and frame.shape[2] in (3, 4) and frame.shape[0] and frame.shape[1]:
-        code = cv2.COLOR_BGR2GRAY if frame.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
-        return cv2.cvtColor(frame, code)
+        return frame if frame.shape[2] == 3 else cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
     raise FrameError(f"a frame must be (h, w), (h, w, 3) or (h, w, 4), not {frame.shape}")
 
 
@@ -112,23 +111,40 @@ def work_size(shape: tuple[int, ...], work_width: int) -> tuple[int, int]:
 
 
 def shrink(frame: np.ndarray, work_width: int) -> np.ndarray:
-    """A small float32 grey copy of the frame, averaged down (which also averages out noise)."""
-    grey = to_grey(frame)
-    size = work_size(grey.shape, work_width)
-    if size != (grey.shape[1], grey.shape[0]):
-        grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
-    return grey.astype(np.float32)
+    """A small float32 copy of the frame, averaged down (which also averages out noise). Colour
+    is kept: a red die on green felt can have the felt's brightness. A frame more than four
+    times the work width is first thinned to four times it by taking every n-th pixel: the
+    average of 16 pixels is quiet enough, and a colour area resize of a big frame is not cheap."""
+    image = pixels(frame)
+    width, height = work_size(image.shape, work_width)
+    if image.shape[1] > 4 * width:
+        image = cv2.resize(image, (4 * width, 4 * height), interpolation=cv2.INTER_NEAREST)
+    if image.shape[1] != width:
+        image = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+    return image.astype(np.float32)
 
 
-def changed_pixels(a: np.ndarray, b: np.ndarray, mask: np.ndarray, level: float) -> np.ndarray:
+_MEAN_OF_CHANNELS = np.full((1, 3), 1 / 3, np.float32)
+
+
+def changed_pixels(
+    a: np.ndarray, b: np.ndarray, mask: np.ndarray, level: float, like: np.ndarray | None = None
+) -> np.ndarray:
     """uint8 mask (255) of the pixels inside `mask` where small images `a` and `b` differ by
-    more than `level`, after scaling `b` to the overall brightness of `a` (so flicker and
-    exposure steps do not count as change). `mask` is uint8, 255 inside the tray."""
-    mean_a = cv2.mean(a, mask)[0]
-    mean_b = cv2.mean(b, mask)[0]
-    if mean_b > 1.0:
-        b = b * np.float32(mean_a / mean_b)
-    differs = cv2.compare(cv2.absdiff(a, b), level, cv2.CMP_GT)
+    more than `level`: in grey levels, or for colour images the mean over the three channels
+    of the absolute difference (a change of brightness counts as in grey; a change of hue at
+    the same brightness counts too). Each channel of `b` is first scaled so that its mean over
+    the pixels `like` (default: `mask`) matches `a`'s, so flicker, exposure and white-balance
+    steps are not change. Masks are uint8, 255 inside."""
+    like = mask if like is None else like
+    gain = tuple(
+        mean_a / mean_b if mean_b > 1.0 else 1.0
+        for mean_a, mean_b in zip(cv2.mean(a, like), cv2.mean(b, like), strict=True)
+    )
+    difference = cv2.absdiff(a, cv2.multiply(b, gain))
+    if a.ndim == 3:
+        difference = cv2.transform(difference, _MEAN_OF_CHANNELS)
+    differs = cv2.compare(difference, level, cv2.CMP_GT)
     return cv2.bitwise_and(differs, mask)
 
 
@@ -173,6 +189,7 @@ class SettleDetector:
         self.cover = 0.0  # fraction of the tray differing from the empty reference
         self._shape: tuple[int, ...] | None = None
         self._mask = np.zeros((0, 0), np.uint8)
+        self._bare = self._mask
         self._empty: np.ndarray | None = None
         self._blocked = self.config.blocked_cover
         self._previous: np.ndarray | None = None
@@ -183,7 +200,7 @@ class SettleDetector:
 
     @property
     def scene(self) -> np.ndarray | None:
-        """The small grey image of the last frame (float32), for comparing scenes later."""
+        """The small image of the last frame (float32), for comparing scenes later."""
         return self._previous
 
     def reset(self) -> None:
@@ -242,8 +259,16 @@ class SettleDetector:
             return SettleState.MOVING
         if self._empty is None:
             return SettleState.SETTLED
-        differs = changed_pixels(small, self._empty, self._mask, config.empty_level)
-        self.cover = cv2.countNonZero(differs) / max(1, cv2.countNonZero(self._mask))
+        # The light is matched on the bare floor only: bright dice must not raise the gain.
+        inside = max(1, cv2.countNonZero(self._mask))
+        differs = changed_pixels(small, self._empty, self._mask, config.empty_level, self._bare)
+        bare = cv2.bitwise_and(self._mask, cv2.bitwise_not(differs))
+        if cv2.countNonZero(bare) > 0.2 * inside:
+            if cv2.countNonZero(cv2.bitwise_xor(bare, self._bare)) > 0.01 * inside:
+                # Something came or went since the last still frame: judge again on the new floor.
+                differs = changed_pixels(small, self._empty, self._mask, config.empty_level, bare)
+            self._bare = bare
+        self.cover = cv2.countNonZero(differs) / inside
         # The bare floor follows the light (daylight drift); dice and hands do not leak in.
         cv2.accumulateWeighted(small, self._empty, config.drift_rate, cv2.bitwise_not(differs))
         if self.cover <= config.empty_cover:
@@ -262,6 +287,9 @@ class SettleDetector:
             )
         size = work_size(shape, self.config.work_width)
         self._mask = tray_mask(size, shape[1], self.calibration.tray)
+        self._bare = self._mask  # where the floor looked bare at the last still frame
+        if empty is not None and len(shape) == 2:
+            empty = cv2.cvtColor(pixels(empty), cv2.COLOR_BGR2GRAY)  # grey frames, grey reference
         self._empty = None if empty is None else shrink(empty, self.config.work_width)
         self._blocked = self.config.blocked_cover
         if self.calibration.die_size:
@@ -306,26 +334,26 @@ class RollVote:
     def add(self, roll: Roll) -> Roll | None:
         """Take one frame's reading; return the answer once there is one, else None.
 
-        The answer is the newest reading when the last `votes` readings are all ok and agree die
-        by die, or all reroll for the same reason. After `max_reads` readings without agreement
-        it is an UNREADABLE reroll carrying the newest reading's dice."""
+        When the last `votes` readings are all ok and agree die by die, the answer is the newest
+        of them. When they are all rerolls, it is the newest of those giving the commonest reason
+        (a reader may name the same bad throw `overlap` on one frame and `wrong_count` on the
+        next; either way the throw is not announced). After `max_reads` readings without
+        agreement it is an UNREADABLE reroll carrying the newest reading's dice."""
         self._reads.append(roll)
         last = self._reads[-self.config.votes :]
-        if len(last) == self.config.votes and self._agree(last):
-            return roll
+        if len(last) == self.config.votes:
+            if all(not read.ok for read in last):
+                commonest = Counter(read.reason for read in last).most_common(1)[0][0]
+                return next(read for read in reversed(last) if read.reason is commonest)
+            tolerance = self.config.place_tolerance
+            if all(read.ok and same_dice(roll, read, tolerance) for read in last):
+                return roll
         if len(self._reads) < self.config.max_reads:
             return None
         seen = Counter(read.reason or "ok" for read in self._reads)
         summary = ", ".join(f"{count} {reason}" for reason, count in seen.most_common())
         detail = f"reads of the still dice disagree ({summary})"
         return Roll(roll.dice, RerollReason.UNREADABLE, detail)
-
-    def _agree(self, reads: list[Roll]) -> bool:
-        first = reads[0]
-        if first.ok:
-            tolerance = self.config.place_tolerance
-            return all(read.ok and same_dice(first, read, tolerance) for read in reads[1:])
-        return all(read.reason == first.reason for read in reads[1:])
 
 
 class ThrowWatcher:
