@@ -127,6 +127,36 @@ def effective_sources(events: Iterable[Event]) -> list[tuple[tuple[int, ...], st
     return throws
 
 
+def _connect(path) -> sqlite3.Connection:
+    """The log file, in WAL mode with full sync, with the current schema."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.executescript(SCHEMA)
+        _add_missing_columns(conn)
+    except sqlite3.Error:
+        conn.close()
+        raise
+    return conn
+
+
+def _is_corrupt(error: sqlite3.Error) -> bool:
+    text = str(error).lower()
+    return "not a database" in text or "malformed" in text
+
+
+def _set_aside(path: Path) -> Path:
+    """Move a damaged log (and its WAL files) out of the way; nothing is deleted."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    kept = path.with_name(f"{path.name}.damaged-{stamp}")
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(f"{path}{suffix}")
+        if part.exists():
+            part.rename(Path(f"{kept}{suffix}"))
+    return kept
+
+
 def _add_missing_columns(conn: sqlite3.Connection) -> None:
     """Bring a log written by an older version up to the current schema."""
     columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
@@ -159,12 +189,19 @@ class GameLog:
         if path is not None and str(path) != ":memory:":
             try:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-                conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=FULL")
-                conn.executescript(SCHEMA)
-                _add_missing_columns(conn)
-                return conn
+                try:
+                    return _connect(path)
+                except sqlite3.DatabaseError as error:
+                    if not _is_corrupt(error):
+                        raise
+                    kept = _set_aside(Path(path))
+                    log.error(
+                        "game log %s is damaged (%s); kept as %s, starting a new one",
+                        path,
+                        error,
+                        kept,
+                    )
+                    return _connect(path)
             except (sqlite3.Error, OSError) as error:
                 self._warn(f"cannot open the game log at {path}: {error}")
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)

@@ -157,3 +157,15 @@ def test_a_log_from_before_the_language_column_still_opens(tmp_path) -> None:
     assert log.problem is None
     assert log.unfinished().language is None
     assert Match.resume(log) is not None
+
+
+def test_a_damaged_log_is_set_aside_and_a_new_one_started(tmp_path) -> None:
+    (tmp_path / "games.sqlite3").write_bytes(b"this is not sqlite at all" * 100)
+    log = GameLog.in_dir(tmp_path)
+    assert log.problem is None  # a fresh log on disk, not a memory fallback
+    match = Match.start(find_variant("azar"), log)
+    match.throw((2, 3, 4))
+    log.close()
+    assert GameLog.in_dir(tmp_path).game(match.game_id).throws == [(2, 3, 4)]
+    kept = list(tmp_path.glob("games.sqlite3.damaged-*"))
+    assert kept and kept[0].read_bytes().startswith(b"this is not sqlite")
