@@ -127,24 +127,26 @@ def shrink(frame: np.ndarray, work_width: int) -> np.ndarray:
 _MEAN_OF_CHANNELS = np.full((1, 3), 1 / 3, np.float32)
 
 
-def changed_pixels(
-    a: np.ndarray, b: np.ndarray, mask: np.ndarray, level: float, like: np.ndarray | None = None
-) -> np.ndarray:
-    """uint8 mask (255) of the pixels inside `mask` where small images `a` and `b` differ by
-    more than `level`: in grey levels, or for colour images the mean over the three channels
-    of the absolute difference (a change of brightness counts as in grey; a change of hue at
-    the same brightness counts too). Each channel of `b` is first scaled so that its mean over
-    the pixels `like` (default: `mask`) matches `a`'s, so flicker, exposure and white-balance
-    steps are not change. Masks are uint8, 255 inside."""
-    like = mask if like is None else like
+def difference(a: np.ndarray, b: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """How much small images `a` and `b` differ, pixel by pixel (float32, 2-D): in grey levels,
+    or for colour images the mean over the three channels of the absolute difference (a change
+    of brightness counts as in grey; a change of hue at the same brightness counts too). Each
+    channel of `b` is first scaled so that its mean over the pixels `like` (uint8 mask)
+    matches `a`'s, so flicker, exposure and white-balance steps are not difference."""
     gain = tuple(
         mean_a / mean_b if mean_b > 1.0 else 1.0
         for mean_a, mean_b in zip(cv2.mean(a, like), cv2.mean(b, like), strict=True)
     )
-    difference = cv2.absdiff(a, cv2.multiply(b, gain))
-    if a.ndim == 3:
-        difference = cv2.transform(difference, _MEAN_OF_CHANNELS)
-    differs = cv2.compare(difference, level, cv2.CMP_GT)
+    result = cv2.absdiff(a, cv2.multiply(b, gain))
+    return cv2.transform(result, _MEAN_OF_CHANNELS) if a.ndim == 3 else result
+
+
+def changed_pixels(
+    a: np.ndarray, b: np.ndarray, mask: np.ndarray, level: float, like: np.ndarray | None = None
+) -> np.ndarray:
+    """uint8 mask (255) of the pixels inside `mask` where `difference(a, b, like)` is above
+    `level`; the light is matched over `like`, by default the whole mask."""
+    differs = cv2.compare(difference(a, b, mask if like is None else like), level, cv2.CMP_GT)
     return cv2.bitwise_and(differs, mask)
 
 
@@ -261,13 +263,23 @@ class SettleDetector:
             return SettleState.SETTLED
         # The light is matched on the bare floor only: bright dice must not raise the gain.
         inside = max(1, cv2.countNonZero(self._mask))
-        differs = changed_pixels(small, self._empty, self._mask, config.empty_level, self._bare)
-        bare = cv2.bitwise_and(self._mask, cv2.bitwise_not(differs))
-        if cv2.countNonZero(bare) > 0.2 * inside:
-            if cv2.countNonZero(cv2.bitwise_xor(bare, self._bare)) > 0.01 * inside:
-                # Something came or went since the last still frame: judge again on the new floor.
-                differs = changed_pixels(small, self._empty, self._mask, config.empty_level, bare)
-            self._bare = bare
+        level = config.empty_level
+        # The light is matched on the bare floor only: bright dice must not raise the gain.
+        change = difference(small, self._empty, self._bare)
+        bare = cv2.bitwise_and(self._mask, cv2.compare(change, level, cv2.CMP_LE))
+        if cv2.countNonZero(bare) < 0.5 * inside:
+            # Too little floor left to trust that match: redo it on the half of the tray that
+            # looks most like the floor (dice never cover half of it).
+            middle = float(np.median(change[self._mask > 0]))
+            like = cv2.bitwise_and(self._mask, cv2.compare(change, middle, cv2.CMP_LE))
+            change = difference(small, self._empty, like)
+            bare = cv2.bitwise_and(self._mask, cv2.compare(change, level, cv2.CMP_LE))
+        elif cv2.countNonZero(cv2.bitwise_xor(bare, self._bare)) > 0.01 * inside:
+            # Something came or went since the last still frame: match again on the new floor.
+            change = difference(small, self._empty, bare)
+            bare = cv2.bitwise_and(self._mask, cv2.compare(change, level, cv2.CMP_LE))
+        self._bare = bare if cv2.countNonZero(bare) > 0.2 * inside else self._mask
+        differs = cv2.bitwise_and(self._mask, cv2.compare(change, level, cv2.CMP_GT))
         self.cover = cv2.countNonZero(differs) / inside
         # The bare floor follows the light (daylight drift); dice and hands do not leak in.
         cv2.accumulateWeighted(small, self._empty, config.drift_rate, cv2.bitwise_not(differs))

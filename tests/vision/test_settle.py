@@ -196,6 +196,17 @@ def test_a_red_die_on_green_felt_of_the_same_brightness_is_seen() -> None:
     assert detector.update(scene([nudged]), 1.0) is SettleState.MOVING
 
 
+def test_big_bright_dice_do_not_make_the_bare_floor_look_changed() -> None:
+    """Eight 90 px white dice cover a fifth of the tray and nearly double its mean blue and red;
+    the light is matched on the bare floor, so only the dice count as covering the tray."""
+    xs, ys = (110.0, 250.0, 390.0, 530.0), (150.0, 330.0)
+    big = [Drawn(6, (x, y), size=90.0) for x in xs for y in ys]
+    area = len(big) * 90 * 90 / (W * H)
+    detector = SettleDetector(SettleConfig(still_for=0.2), empty_calibration())
+    assert run(detector, [scene(big)] * 10)[-1][1] is SettleState.SETTLED
+    assert area <= detector.cover < 1.3 * area
+
+
 def test_sensor_noise_is_not_motion() -> None:
     rng = np.random.default_rng(7)
     detector = SettleDetector(SettleConfig(still_for=0.2), empty_calibration())
