@@ -24,7 +24,7 @@ OFF_TRAY = 0.3  # a body with this share off the tray floor is on the rim (cut);
 SPLIT_AREA = 1.5  # blobs larger than this many dice are split
 FLAT_GRADIENT = 4.0  # Lab units per pixel under which a patch of a blob counts as flat
 SEED_SIDE = 0.3  # a flat patch seeds a piece when its area is at least (this x die side)^2
-NOISE_FACTOR = 6.0  # ...and above median + NOISE_FACTOR * MAD of the distances is foreground
+NOISE_FACTOR = 6.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +214,8 @@ def find_bodies(frame: np.ndarray, calibration: Calibration | None = None) -> li
             pieces = [crop]
         for piece in pieces:
             contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            if not contours:
+                continue
             contour = max(contours, key=cv2.contourArea) + np.array([x, y], np.int32)
             piece_area = cv2.contourArea(contour)
             if piece_area < (0.35 * die) ** 2:

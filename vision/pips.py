@@ -35,13 +35,15 @@ PIP_LIMIT = 0.46  # ...and kept when their centre is within this distance of it
 @dataclass(frozen=True, slots=True)
 class Face:
     """The top face of a die in frame pixels: centre (x, y), side, angle (degrees), aspect of
-    its rectangle, and the share of the body side it spans."""
+    its rectangle, the share of the body side it spans, and how much of its rectangle the face
+    region fills (a die face fills it; a patch of clutter seldom does)."""
 
     centre: tuple[float, float]
     side: float
     angle: float
     aspect: float
     share: float
+    fill: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +160,7 @@ def find_face(
         angle=(angle + fangle) % 360.0,
         aspect=max(fw, fh) / max(min(fw, fh), 1e-6),
         share=face_side / unit,
+        fill=float(cv2.contourArea(outline) / max(fw * fh, 1e-6)),
     )
 
 

@@ -25,7 +25,11 @@ from vision.reading import Die, RerollReason, Roll
 MIN_BODY = 0.55
 MAX_BODY = 2.4
 MAX_ASPECT = 2.2  # longer bodies are not dice (a rim, a pencil)
-EVIDENT_FACE = 0.4  # an unread body is a die if it has spots on a face this large (body sides)
+EVIDENT_FACE = 0.4  # an unread body is a die if it has spots on a face this large (body sides),
+EVIDENT_FILL = 0.75  # ...filling this much of its rectangle,
+EVIDENT_ASPECT = 1.6  # ...not more oblong than this (a die cut by the edge: EVIDENT_CUT_ASPECT),
+EVIDENT_CUT_ASPECT = 3.0
+EVIDENT_SIZE = (0.7, 1.45)  # ...and as large as the dice read, within these factors
 MIN_FILL = 0.6  # nor bodies covering less of their rectangle (a shoe, a cable, a shadow)
 OVERLAP_UNREAD = 1.3  # an unread body this much larger than the dice read is dice piled up
 OVERLAP_RAGGED = 1.15  # ...or this much larger and not filling its rectangle
@@ -139,31 +143,43 @@ def confidence(fit: FaceFit) -> float:
 
 
 def read_body(frame: np.ndarray, body: Body) -> DieReading:
-    """Read the top face of one die body, or say why not."""
-    if body.at_edge:
-        return DieReading(body, None, RerollReason.CUT, "die cut by the edge", body.fill >= 0.75)
+    """Read the top face of one die body, or say why not.
+
+    An unread body keeps `evidence` when it still looks like a die: a face of one colour that
+    fills its rectangle, with pip-like spots on it.
+    """
     face = find_face(frame, body.contour, body.centre, body.size, body.rect[2])
     if face is None:
         return DieReading(body, None, RerollReason.UNREADABLE, "no face found", False)
     spots = find_spots(frame, face)
+    evidence = (
+        len(spots.centres) > 0
+        and face.share >= EVIDENT_FACE
+        and face.fill >= EVIDENT_FILL
+        and face.aspect <= (EVIDENT_CUT_ASPECT if body.at_edge else EVIDENT_ASPECT)
+    )
+
+    def refuse(reason: RerollReason, why: str, looks_like_die: bool = evidence) -> DieReading:
+        return DieReading(body, None, reason, why, looks_like_die, face)
+
+    if body.at_edge:
+        return refuse(RerollReason.CUT, "die cut by the edge")
     fit, why = read_face(spots)
     leaning = face.aspect > COCKED_FACE or (fit is not None and fit.stretch > COCKED_STRETCH)
-    evidence = len(spots.centres) > 0 and face.share >= EVIDENT_FACE
     if fit is None and body.pieces > 1:
-        why = f"dice touching or on top ({why})"
-        return DieReading(body, None, RerollReason.OVERLAP, why, evidence)
+        return refuse(RerollReason.OVERLAP, f"dice touching or on top ({why})")
     if spots.glare > GLARED:
-        return DieReading(body, None, RerollReason.GLARE, "glare on the die", True)
+        return refuse(RerollReason.GLARE, "glare on the die", True)
     if fit is None:
         if spots.sharpness > BLURRED:
-            return DieReading(body, None, RerollReason.BLUR, f"blurred ({why})", evidence)
+            return refuse(RerollReason.BLUR, f"blurred ({why})")
         if leaning:
-            return DieReading(body, None, RerollReason.COCKED, f"die leaning ({why})", evidence)
-        return DieReading(body, None, RerollReason.UNREADABLE, why, evidence)
+            return refuse(RerollReason.COCKED, f"die leaning ({why})")
+        return refuse(RerollReason.UNREADABLE, why)
     if leaning:
-        return DieReading(body, None, RerollReason.COCKED, "die leaning")
+        return refuse(RerollReason.COCKED, "die leaning", True)
     if face.share < ATTACHED:
-        return DieReading(body, None, RerollReason.OVERLAP, f"{fit.value} on a larger body")
+        return refuse(RerollReason.OVERLAP, f"{fit.value} on a larger body", True)
     die = Die(
         value=fit.value,
         center=(round(face.centre[0], 1), round(face.centre[1], 1)),
@@ -200,16 +216,18 @@ def read_dice(
     readings = [read_body(frame, body) for body in candidates]
     read = [r for r in readings if r.die is not None]
     if calibration is not None and calibration.die_size:
-        die_size = float(calibration.die_size)
+        face = float(calibration.die_size)
+        die_size = face / FACE_OF_BODY
     else:
         die_size = float(np.median([r.body.size for r in read] or [b.size for b in bodies]))
-    face = float(np.median([r.die.size for r in read])) if read else FACE_OF_BODY * die_size
+        face = float(np.median([r.die.size for r in read])) if read else FACE_OF_BODY * die_size
+    known = bool(read) or bool(calibration is not None and calibration.die_size)
     kept = []
     for reading in readings:
         size = reading.body.size / die_size
         if size < MIN_BODY:
             continue
-        if size > MAX_BODY or not reading.evidence:
+        if not _plausible(reading, face, known):
             if _heap(frame, reading.body, size, face):
                 kept.append(_heaped(reading.body))
             continue
@@ -225,8 +243,20 @@ def read_dice(
     spots = spot_centres(frame, face)
     kept = [_check_attached(reading, spots) for reading in kept]
     tray = calibration.tray if calibration is not None else None
-    kept += _stray_dice(frame, bodies, spots, face, die_size, tray)
+    sizable = [b for b in bodies if b.size >= MIN_BODY * die_size]
+    kept += _stray_dice(frame, sizable, spots, face, die_size, tray)
     return kept, die_size
+
+
+def _plausible(reading: DieReading, face: float, known: bool) -> bool:
+    """Is this candidate a die? Read, or looking like one with a face of the dice's size."""
+    if reading.die is not None:
+        return True
+    if not reading.evidence or reading.face is None:
+        return False
+    if not known or reading.problem is RerollReason.CUT:
+        return True
+    return EVIDENT_SIZE[0] <= reading.face.side / face <= EVIDENT_SIZE[1]
 
 
 def _check_attached(reading: DieReading, spots: np.ndarray) -> DieReading:
@@ -261,8 +291,9 @@ def _stray_dice(
     """Dice the body finder missed (a white die on a white tray), found by their pips.
 
     Pip-like spots outside every body are grouped (pips of one die lie within a face side of
-    each other); each group of two or more is read as a die around its centre, or reported
-    unreadable, so a missed die can never make an incomplete roll look complete.
+    each other); each group laid out like the pips of a face of the dice's size is read as a
+    die around its centre, or reported unreadable, so a missed die can never make an incomplete
+    roll look complete.
     """
     if tray is not None:
         polygon = np.asarray(tray, np.float32).reshape(-1, 1, 2)
@@ -279,7 +310,7 @@ def _stray_dice(
     ]
     readings = []
     for group in _groups(np.array(outside).reshape(-1, 2), STRAY_REACH * face):
-        if len(group) < 2:
+        if not _pip_layout(group, face):
             continue
         centre = group.mean(axis=0)
         half = 0.5 * die_size
@@ -295,10 +326,23 @@ def _stray_dice(
         )
         reading = read_body(frame, body)
         if reading.die is None:
-            x, y = centre
-            reading = DieReading(body, None, RerollReason.UNREADABLE, "pips outside any die found")
+            why = f"pips outside any die found ({reading.detail})"
+            reading = DieReading(body, None, RerollReason.UNREADABLE, why, True, reading.face)
         readings.append(reading)
     return readings
+
+
+def _pip_layout(points: np.ndarray, face: float) -> bool:
+    """Do these spots lie like the pips of a face of the dice's size?
+
+    Three to six pips: any two spots lie like the pips of a 2, so pairs prove nothing.
+    """
+    if not 3 <= len(points) <= 6:
+        return False
+    fit = fit_face(points / face)
+    return (
+        fit is not None and SPACING[0] <= fit.spacing <= SPACING[1] and fit.error <= MAX_FIT_ERROR
+    )
 
 
 def _groups(points: np.ndarray, reach: float) -> list[np.ndarray]:

@@ -175,3 +175,32 @@ def test_noise_never_raises_and_is_never_ok(seed, expect):
     frame = np.random.default_rng(seed).integers(0, 256, (240, 320, 3), dtype=np.uint8)
     roll = read_roll(frame, expect=expect)
     assert not roll.ok
+
+
+@settings(deadline=None, max_examples=40)
+@given(
+    dice=st.lists(
+        st.tuples(
+            st.integers(1, 6),
+            st.floats(-20, 660),
+            st.floats(-20, 500),
+            st.floats(0, 90),
+            st.floats(20, 90),
+            st.sampled_from([0.0, 0.0, 30.0, 60.0]),
+        ),
+        max_size=7,
+    ),
+    style=st.sampled_from(synth.STYLES),
+    blur=st.sampled_from([0, 0, 5, 15]),
+    expect=st.sampled_from([None, 3]),
+)
+def test_any_scene_gives_an_answer_never_an_exception(dice, style, blur, expect):
+    drawn = [DrawnDie(v, (x, y), side, a, tilt) for v, x, y, a, side, tilt in dice]
+    frame = synth.scene(drawn, style, uneven=0.3)
+    if blur:
+        frame = synth.motion_blur(frame, blur)
+    roll = read_roll(frame, expect=expect)
+    assert roll.ok or roll.reason is not None
+    if roll.ok:
+        assert all(1 <= v <= 6 for v in roll.values)
+        assert len(roll.values) <= len(drawn)
