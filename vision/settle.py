@@ -267,15 +267,10 @@ class SettleDetector:
         # The light is matched on the bare floor only: bright dice must not raise the gain.
         change = difference(small, self._empty, self._bare)
         bare = cv2.bitwise_and(self._mask, cv2.compare(change, level, cv2.CMP_LE))
-        if cv2.countNonZero(bare) < 0.5 * inside:
-            # Too little floor left to trust that match: redo it on the half of the tray that
-            # looks most like the floor (dice never cover half of it).
-            middle = float(np.median(change[self._mask > 0]))
-            like = cv2.bitwise_and(self._mask, cv2.compare(change, middle, cv2.CMP_LE))
-            change = difference(small, self._empty, like)
-            bare = cv2.bitwise_and(self._mask, cv2.compare(change, level, cv2.CMP_LE))
-        elif cv2.countNonZero(cv2.bitwise_xor(bare, self._bare)) > 0.01 * inside:
-            # Something came or went since the last still frame: match again on the new floor.
+        moved = cv2.countNonZero(cv2.bitwise_xor(bare, self._bare)) > 0.01 * inside
+        if moved and cv2.countNonZero(bare):
+            # Something came or went since the last still frame: match again on what is bare
+            # now (even a few floor pixels give the light; dice there would bias it).
             change = difference(small, self._empty, bare)
             bare = cv2.bitwise_and(self._mask, cv2.compare(change, level, cv2.CMP_LE))
         self._bare = bare if cv2.countNonZero(bare) > 0.2 * inside else self._mask
