@@ -335,3 +335,12 @@ def test_keyboard_plays_like_the_buttons(kiosk) -> None:
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12))
     kiosk.frame(0.0)
     assert kiosk.scene.name == "maintenance"
+
+
+def test_referee_enters_a_throw_by_hand_with_ok(kiosk) -> None:
+    start(kiosk)
+    press(kiosk, "right")  # nothing to correct yet: nothing happens
+    assert kiosk.scene.entry is None
+    press(kiosk, "ok", "ok", "ok", "right", "ok")  # 1, 1, 2
+    assert kiosk.match.throws == [(1, 1, 2)]
+    assert kiosk.match.last.source == "manual"

@@ -2,8 +2,9 @@
 throws so far, and one sentence for the last ruling.
 
 Buttons: left undoes the last throw (pressed twice), right lets the referee correct the last
-read (or enter a throw by hand when the camera is gone), ok throws in the demo. Entering dice:
-left/right change the selected die, ok moves on and confirms; holding left cancels.
+read, ok enters a throw by hand (in the demo: throws the simulated dice). With the camera gone,
+entering by hand opens by itself. Entering dice: left/right change the selected die, ok moves
+on and confirms; holding left cancels. Holding left outside an entry leaves the game.
 """
 
 from __future__ import annotations
@@ -94,13 +95,11 @@ class Play(Scene):
             last = self.match.last
             if last is not None:
                 self.start_entry("correct", list(last.dice))
-            elif not self.match.is_over:
-                self.start_entry("manual")
         elif button == "ok" and not self.match.is_over:
-            if not self.kiosk.camera_ok:
-                self.start_entry("manual")
+            if self.kiosk.camera_ok and self.kiosk.tray is not None:
+                self.kiosk.throw_dice()  # the demo's simulated tray
             else:
-                self.kiosk.throw_dice()
+                self.start_entry("manual")  # the referee enters a throw by hand
 
     def start_entry(self, purpose: str, dice: list[int] | None = None) -> None:
         self.entry = dice or [1, 1, 1]
@@ -182,7 +181,8 @@ class Play(Scene):
         throw = None
         if self.match is not None and not self.match.is_over:
             throw = tr("Throw") if self.kiosk.tray is not None else tr("Enter dice")
-        return (undo if self.match and self.match.entries else None, throw, tr("Correct"))
+        thrown = self.match is not None and bool(self.match.entries)
+        return (undo if thrown else None, throw, tr("Correct") if thrown else None)
 
     def view(self) -> tuple:
         m = self.match
