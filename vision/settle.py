@@ -4,11 +4,11 @@ A referee must read the dice once they are at rest, read each throw once, and ne
 reading that a single odd frame produced. Three small pieces do that, all pure (no camera, no
 threads, time passed in):
 
-- `SettleDetector.update(frame, t) -> SettleState` looks at a small grey copy of each frame and
+- `SettleDetector.update(frame, t) -> SettleState` looks at a small copy of each frame and
   says whether the tray is EMPTY, something is MOVING, a big object (a hand) is BLOCKING it, or the
   dice have SETTLED: nothing changed for `still_for` seconds, compared frame to frame (fast
-  motion) and against a frame from one to two windows ago (slow creep). Costs well under 1 ms
-  per frame: one grey conversion, one area downscale, a few array ops on ~160x120 pixels.
+  motion) and against a frame from one to two windows ago (slow creep). Costs under 1 ms per
+  frame: one area downscale (colour kept), a few array ops on ~160x120 pixels.
 - `RollVote.add(roll) -> Roll | None` takes the reader's `Roll` of each settled frame and answers
   once `votes` consecutive reads agree die by die (same values at the same places) or are all
   rerolls. It never averages: the answer is one frame's own reading. Reads that keep
@@ -25,10 +25,12 @@ threads, time passed in):
               events.put(roll)                # once per throw: ok, or a reroll with a reason
 
 Frames are BGR (h, w, 3), BGRA (h, w, 4) or grey (h, w) uint8 arrays (a camera's luma plane
-is the cheapest input). Changes in lighting are handled three ways: per-pixel thresholds sit
-well above sensor noise once the frame is averaged down; each comparison first matches the
-overall brightness of the two images (flicker, auto-exposure steps, clouds); and the empty-tray
-reference slowly follows the light wherever the floor is bare (daylight drift).
+is the cheapest input, but it cannot see a red die on green felt of the same brightness).
+Changes in lighting are handled three ways: per-pixel thresholds sit well above sensor noise
+once the frame is averaged down; each comparison first matches the mean of each colour channel
+(flicker, auto-exposure and white-balance steps, clouds), against the empty tray on the bare
+floor only; and the empty-tray reference slowly follows the light wherever the floor is bare
+(daylight drift).
 """
 
 from __future__ import annotations
@@ -58,12 +60,12 @@ class SettleState(StrEnum):
 
 @dataclass(frozen=True)
 class SettleConfig:
-    """Tuning of settle detection and voting. Thresholds are in grey levels (0..255) of the
-    averaged-down image and in fractions of the tray's area, so they do not depend on the
-    camera's resolution."""
+    """Tuning of settle detection and voting. Levels are grey levels (0..255; for colour, the
+    mean absolute difference over the channels) of the averaged-down image, covers fractions
+    of the tray's area, so neither depends on the camera's resolution."""
 
     still_for: float = 0.3  # seconds without change before the dice count as settled
-    work_width: int = 160  # width of the grey image the checks run on
+    work_width: int = 160  # width of the small image the checks run on
     motion_level: float = 12.0  # a pixel changed if it differs by more than this
     motion_cover: float = 0.001  # the scene changed if more than this fraction of pixels did
     empty_level: float = 20.0  # a pixel differs from the empty tray by more than this
