@@ -28,13 +28,16 @@ FINISHED = [(2, 3, 4), (1, 3, 6), (5, 4, 1)]  # Azar: chance 9 for the opponent,
 
 
 class StillWorker:
-    """A worker stand-in that always shows one frame of the simulated tray, read for real."""
+    """A worker stand-in that shows one settled frame of the simulated tray, read for real."""
 
     def __init__(self, frame, roll) -> None:
+        self.camera_ok = True
+        self.show(frame, roll)
+
+    def show(self, frame, roll) -> None:
         from kiosk.worker import Preview
 
         self._preview = Preview(frame, 1.0, "settled", tuple(roll.dice), 1.0)
-        self.camera_ok = True
 
     def preview(self):
         return self._preview
@@ -43,30 +46,45 @@ class StillWorker:
         pass
 
 
-def tray_frame(seed: int = 7):
-    """One settled frame of the simulated tray and the reader's roll, or (None, None)."""
-    try:
-        from hardware.sim import SimulatedTray  # type: ignore[attr-defined]
+class TrayPictures:
+    """Settled pictures of the simulated tray showing given dice, each read by the real reader.
+
+    None of it is drawn by hand: the tray renders the dice, the reader reads them.
+    """
+
+    def __init__(self, seed: int = 7) -> None:
+        from hardware.sim import SimulatedTray
+
+        config = SimpleNamespace(
+            die_colour="#efe8d8",
+            pip_colour="#1c1814",
+            die_size=54,
+            surface="felt",
+            felt_colour="#1f5a3a",
+            seed=seed,
+        )
+        self.t = 0.0
+        self.tray = SimulatedTray.from_config(config, resolution=(1280, 720), clock=lambda: self.t)
+        self.tray.open()
+        self._pictures: dict[tuple, tuple] = {}
+
+    def picture(self, values: tuple[int, int, int]):
         from vision.reader import read_roll
-    except ImportError:
-        return None, None
-    config = SimpleNamespace(
-        die_colour="#efe8d8",
-        pip_colour="#1c1814",
-        die_size=54,
-        surface="felt",
-        felt_colour="#1f5a3a",
-        seed=seed,
-    )
-    clock = SimpleNamespace(t=0.0)
-    tray = SimulatedTray.from_config(config, resolution=(1280, 720), clock=lambda: clock.t)
-    tray.open()
-    tray.throw(values=(4, 2, 6))
-    for _ in range(200):
-        clock.t += 0.1
-        frame = tray.read().image
-    tray.close()
-    return frame, read_roll(frame)
+
+        if values not in self._pictures:
+            self.tray.throw(values=values)
+            for _ in range(600):  # at most a minute of tray time
+                self.t += 0.1
+                if self.tray.settled:
+                    break
+            frame = self.tray.read().image
+            self._pictures[values] = (frame, read_roll(frame))
+        return self._pictures[values]
+
+
+def tray_frame(seed: int = 7, values: tuple[int, int, int] = (4, 2, 6)):
+    """One settled frame of the simulated tray and the reader's roll."""
+    return TrayPictures(seed).picture(values)
 
 
 def make_kiosk(size, language: str, worker):
@@ -161,14 +179,16 @@ def generate(out: Path) -> list[Path]:
     pygame.display.init()
     pygame.font.init()
     out.mkdir(parents=True, exist_ok=True)
-    frame, roll = tray_frame()
+    pictures = TrayPictures()
     written = []
     for suffix, size in SIZES.items():
         for lang in LANGUAGES:
             for name, _ in shots(make_kiosk(size, lang, None), lang):
-                worker = StillWorker(frame, roll) if frame is not None else None
+                worker = StillWorker(*pictures.picture((4, 2, 6)))
                 kiosk = make_kiosk(size, lang, worker)
                 dict(shots(kiosk, lang))[name]()
+                if kiosk.match is not None and kiosk.match.last is not None:
+                    worker.show(*pictures.picture(kiosk.match.last.dice))  # the dice just read
                 kiosk.set_language(lang)
                 kiosk.render()
                 path = out / f"{name}-{lang}{suffix}.png"
