@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -83,7 +82,6 @@ class VisionWorker:
         calibrate: Callable[[np.ndarray], Any] | None = None,
         preview_width: int = 640,
         reconnect_seconds: float = 2.0,
-        sleep: Callable[[float], None] = time.sleep,
         make_camera: Callable[[], Any] | None = None,
     ) -> None:
         self.camera = camera  # or None, built on the worker thread by `make_camera`
@@ -94,7 +92,6 @@ class VisionWorker:
         self.calibrate = calibrate
         self.preview_width = preview_width
         self.reconnect_seconds = reconnect_seconds
-        self.sleep = sleep
         self._preview: Preview | None = None
         self._lock = threading.Lock()
         self._requests: queue.SimpleQueue[str] = queue.SimpleQueue()
@@ -102,6 +99,7 @@ class VisionWorker:
         self._thread: threading.Thread | None = None
         self.camera_ok: bool | None = None  # None until the first frame or failure
         self.frames = 0
+        self.failures = 0  # frames the reader raised on
         self._bad_frame = False  # the last frame could not be looked at
 
     # -- main-thread side ------------------------------------------------------------------------
@@ -139,10 +137,8 @@ class VisionWorker:
                     self.camera.open()
                     opened = True
                 frame = self.camera.read()
-                self._set_camera(True)
-                self.step(frame.image, frame.timestamp)
-            except Exception as error:  # a camera error or a reader bug: log, report, retry
-                log.warning("camera/vision: %s", error, exc_info=not _is_camera_error(error))
+            except Exception as error:  # unplugged, stalled, or a driver fault: report, retry
+                log.warning("camera: %s", error, exc_info=not _is_camera_error(error))
                 self._set_camera(False, str(error))
                 opened = False
                 try:
@@ -151,6 +147,14 @@ class VisionWorker:
                 except Exception:
                     log.debug("closing a failed camera", exc_info=True)
                 self._stop.wait(self.reconnect_seconds)
+                continue
+            self._set_camera(True)
+            try:
+                self.step(frame.image, frame.timestamp)
+            except Exception:  # a bug in the reader: the camera is fine, keep going
+                self.failures += 1
+                if self.failures == 1 or self.failures % 100 == 0:
+                    log.exception("reading a frame failed (%d times so far)", self.failures)
 
     def _set_camera(self, ok: bool, detail: str = "") -> None:
         if ok != self.camera_ok:

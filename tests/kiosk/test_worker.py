@@ -63,3 +63,30 @@ def test_lost_camera_is_reported_then_reconnected() -> None:
     worker.stop()
     assert statuses == [False, True]
     assert worker.preview() is not None
+
+
+class BrokenWatcher:
+    state = "moving"
+
+    def update(self, frame, t):
+        raise RuntimeError("a bug in the reader")
+
+
+class SteadyCamera(FlakyCamera):
+    def open(self) -> None:
+        self.opens += 1
+
+
+def test_a_reader_bug_does_not_pass_for_a_lost_camera() -> None:
+    events: queue.Queue = queue.Queue()
+    camera = SteadyCamera()
+    worker = VisionWorker(camera, events, BrokenWatcher())
+    worker.start()
+    deadline = time.monotonic() + 5
+    while worker.failures < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    worker.stop()
+    assert worker.failures >= 3
+    assert camera.opens == 1  # never closed and reopened
+    statuses = [e.ok for e in list(events.queue) if isinstance(e, CameraStatus)]
+    assert statuses == [True]
