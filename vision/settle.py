@@ -195,6 +195,8 @@ class SettleDetector:
         self._mask = np.zeros((0, 0), np.uint8)
         self._bare = self._mask
         self._empty: np.ndarray | None = None
+        self.die_size = self.calibration.die_size
+        self._tray_area = 0.0
         self._blocked = self.config.blocked_cover
         self._previous: np.ndarray | None = None
         self._anchor: np.ndarray | None = None  # a frame from up to two windows ago
@@ -300,14 +302,25 @@ class SettleDetector:
         if empty is not None and len(shape) == 2:
             empty = cv2.cvtColor(pixels(empty), cv2.COLOR_BGR2GRAY)  # grey frames, grey reference
         self._empty = None if empty is None else shrink(empty, self.config.work_width)
-        self._blocked = self.config.blocked_cover
-        if self.calibration.die_size:
-            tray = self.calibration.tray
-            area = shape[0] * shape[1] if tray is None else cv2.contourArea(_points(tray))
-            die_area = float(self.calibration.die_size) ** 2
-            self._blocked = min(1.0, self.config.blocked_dice * die_area / max(area, 1.0))
+        tray = self.calibration.tray
+        self._tray_area = shape[0] * shape[1] if tray is None else cv2.contourArea(_points(tray))
         self._shape = shape
+        self._limit_cover()
         self.reset()
+
+    def learn_die_size(self, size: float) -> None:
+        """Take the die size from the reader when the calibration gave none: from then on a
+        hand is told from dice by how much of the tray it covers in dice."""
+        if self.calibration.die_size is None and size > 0:
+            self.die_size = float(size)
+            self._limit_cover()
+
+    def _limit_cover(self) -> None:
+        """The share of the tray above which a still thing is not dice (BLOCKED)."""
+        self._blocked = self.config.blocked_cover
+        if self.die_size:
+            dice_area = self.config.blocked_dice * self.die_size**2
+            self._blocked = min(1.0, dice_area / max(self._tray_area, 1.0))
 
 
 def same_dice(a: Roll, b: Roll, tolerance: float) -> bool:
@@ -433,5 +446,7 @@ class ThrowWatcher:
         self._last_scene = scene
         if roll.reason is not RerollReason.NOT_MOVED:
             self._last_roll = roll
+        if roll.ok and roll.dice:
+            self.detector.learn_die_size(float(np.median([die.size for die in roll.dice])))
         self.vote.clear()
         return roll

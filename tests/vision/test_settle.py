@@ -540,6 +540,18 @@ def test_a_hand_passing_over_still_dice_is_a_throw_that_was_not() -> None:
     assert reader.calls == 3  # the pixels alone told it: no read needed
 
 
+def test_without_a_calibrated_die_size_the_first_answer_teaches_it() -> None:
+    """A hand resting in the tray covers an eighth of it: less than the 30% fallback, so it is
+    only told from dice once the reader has said how big the dice are."""
+    watcher = ThrowWatcher(ScriptedReader(THREE), SettleConfig(still_for=0.3), empty_calibration())
+    watch(watcher, throw_frames(THREE) + [scene(THREE)] * 20, 0.0)
+    assert watcher.detector.die_size == 40.0
+    watch(watcher, [scene(THREE, hand=(400, 300))] * 20, 2.0)
+    assert watcher.state is SettleState.BLOCKED
+    untaught = SettleDetector(SettleConfig(still_for=0.3), empty_calibration())
+    assert run(untaught, [scene(THREE, hand=(400, 300))] * 20)[-1][1] is SettleState.SETTLED
+
+
 def test_a_coin_dropped_next_to_still_dice_is_caught_by_the_reading() -> None:
     """The scene changed (a coin) but the dice read the same at the same places."""
     reader = ScriptedReader(THREE)
