@@ -154,6 +154,7 @@ class Kiosk:
         except (OSError, ValueError) as error:
             log.error("cannot save the calibration: %s", error)
             return self.tr("Calibrated, but not saved: {error}").format(error=error)
+        log.info("tray calibrated and saved in %s", self.data_dir)
         self.worker.watcher = build_watcher(self.config, calibration)
         self.worker.read_now = _reader(calibration)
         return self.tr("Calibrated.")
@@ -406,7 +407,6 @@ def build(
     from hardware.lights import NullLights, open_lights
     from kiosk.gamelog import data_dir as find_data_dir
     from kiosk.worker import VisionWorker
-    from vision.calibrate import calibrate
     from vision.calibration import Calibration
 
     clock = ScaledClock(speed) if speed != 1.0 else time.monotonic
@@ -431,7 +431,7 @@ def build(
         events,
         build_watcher(config, calibration),
         read_now=_reader(calibration),
-        calibrate=calibrate,
+        calibrate=calibrate_and_judge,
         make_camera=lambda: open_camera(camera_cfg, config.simulated, clock=clock),
     )
     lights: Any = NullLights()
@@ -463,6 +463,15 @@ def _gpio_buttons(config: Any, events: queue.Queue):
     from hardware.buttons import GpioButtons
 
     return GpioButtons(config.buttons, events)
+
+
+def calibrate_and_judge(empty: Any) -> tuple[Any, Any]:
+    """The maintenance tool: the tray's calibration from an empty-tray frame, and how good the
+    picture is (exposure, focus)."""
+    from vision.calibrate import assess_image, calibrate
+
+    calibration = calibrate(empty)
+    return calibration, assess_image(empty, calibration.tray)
 
 
 def _reader(calibration: Any) -> Callable:

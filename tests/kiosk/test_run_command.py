@@ -89,3 +89,40 @@ def test_without_camera_or_buttons_the_kiosk_still_runs(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     assert "camera lost" in result.stderr.lower()
     assert "Traceback" not in result.stderr
+
+
+def test_calibrate_command_saves_a_calibration(tmp_path: Path) -> None:
+    import cv2
+
+    from kiosk.ui.screenshots import TrayPictures
+    from vision.calibration import Calibration
+
+    pictures = TrayPictures()
+    pictures.tray.clear()
+    photo = tmp_path / "empty.png"
+    cv2.imwrite(str(photo), pictures.tray.read().image)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kiosk",
+            "calibrate",
+            "--image",
+            str(photo),
+            "--data-dir",
+            str(tmp_path / "data"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "saved" in result.stdout
+    assert Calibration.load(tmp_path / "data").tray is not None
+    missing = subprocess.run(
+        [sys.executable, "-m", "kiosk", "calibrate", "--image", str(tmp_path / "no.png")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert missing.returncode == 1 and "Traceback" not in missing.stderr

@@ -344,3 +344,23 @@ def test_referee_enters_a_throw_by_hand_with_ok(kiosk) -> None:
     press(kiosk, "ok", "ok", "ok", "right", "ok")  # 1, 1, 2
     assert kiosk.match.throws == [(1, 1, 2)]
     assert kiosk.match.last.source == "manual"
+
+
+def test_calibration_from_the_maintenance_screen_is_saved_and_used(kiosk, tmp_path) -> None:
+    from kiosk.app import calibrate_and_judge
+    from kiosk.ui.screenshots import TrayPictures
+    from kiosk.worker import ToolResult
+    from vision.calibration import Calibration
+
+    pictures = TrayPictures()
+    pictures.tray.clear()  # an empty tray
+    empty = pictures.tray.read().image
+    press(kiosk, "ok", kind="hold")
+    press(kiosk, "right", "ok")
+    assert kiosk.worker.requests == ["calibrate"]
+    kiosk.events.put(ToolResult("calibrate", True, calibrate_and_judge(empty)))  # the answer
+    kiosk.frame(0.0)
+    assert kiosk.scene.status.startswith("Calibrated.")
+    saved = Calibration.load(tmp_path)
+    assert saved is not None and saved.tray is not None
+    assert kiosk.worker.watcher is not None

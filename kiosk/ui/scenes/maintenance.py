@@ -23,6 +23,14 @@ from kiosk.worker import ToolResult
 
 log = logging.getLogger(__name__)
 
+# What the calibration says of the picture (vision.calibrate.Verdict values).
+VERDICTS = {
+    "ok": N_("The picture is good."),
+    "too_dark": N_("The picture is too dark: add light or raise the exposure."),
+    "too_bright": N_("The picture is too bright: lower the exposure."),
+    "glare": N_("There is glare: move the light or dull the tray."),
+    "out_of_focus": N_("The picture is out of focus: adjust the lens."),
+}
 TOOLS = (
     ("camera", N_("Camera view")),
     ("calibrate", N_("Calibrate the empty tray")),
@@ -114,7 +122,9 @@ class Maintenance(Scene):
             else:
                 self.status = tr("Reroll: {reason}").format(reason=roll.detail or roll.reason)
         elif event.name == "calibrate":
-            self.status = self.kiosk.apply_calibration(event.value)
+            calibration, quality = event.value
+            verdict = tr(VERDICTS.get(str(quality.verdict), VERDICTS["ok"]))
+            self.status = f"{self.kiosk.apply_calibration(calibration)} {verdict}"
 
     def hints(self):
         return (self.tr("Previous"), self.tr("Run"), self.tr("Next"))
