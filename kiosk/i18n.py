@@ -64,12 +64,13 @@ class Translator:
         if template is None:
             log.warning("no message for ruling %r", key)
             return ""
-        text = self._catalog.pgettext(key, template)
-        try:
-            return text.format(**self.format_params(params or {}))
-        except (KeyError, IndexError, ValueError) as error:
-            log.warning("ruling %r cannot be formatted with %r: %s", key, params, error)
-            return template
+        words = self.format_params(params or {})
+        for text in (self._catalog.pgettext(key, template), template):
+            try:
+                return text.format(**words)
+            except (KeyError, IndexError, ValueError) as error:
+                log.warning("ruling %r cannot be formatted with %r: %s", key, params, error)
+        return ""  # never a sentence with holes in it
 
     def format_params(self, params: dict) -> dict:
         """Ruling parameters as words: seats (0, 1) become "Player 1", "Player 2"."""

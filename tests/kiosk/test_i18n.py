@@ -101,3 +101,8 @@ def test_compiled_catalogs_match_their_sources(lang: str, tmp_path: Path) -> Non
     subprocess.run(["msgfmt", "-o", str(fresh), str(folder / f"{DOMAIN}.po")], check=True)
     with fresh.open("rb") as a, (folder / f"{DOMAIN}.mo").open("rb") as b:
         assert gettext.GNUTranslations(a)._catalog == gettext.GNUTranslations(b)._catalog
+
+
+def test_a_ruling_missing_a_parameter_is_never_shown_with_holes() -> None:
+    text = Translator("fr").ruling("azar.reazar_loses", {"total": 16})  # no seat given
+    assert "{" not in text

@@ -10,6 +10,7 @@ from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene
 
 CHOOSE_LANGUAGE = N_("Choose your language")
+TRANSLATORS = {lang: Translator(lang) for lang in LANGUAGES}
 FLAGS_TEXT = {"fr": "FR", "es": "ES", "en": "EN"}
 
 
@@ -31,14 +32,14 @@ class Language(Scene):
             self.kiosk.goto("choose")
 
     def hints(self):
-        tr = Translator(LANGUAGES[self.selected])
+        tr = TRANSLATORS[LANGUAGES[self.selected]]
         return (tr("Previous"), tr("Choose"), tr("Next"))
 
     def view(self) -> tuple:
         return (self.name, self.selected)
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        titles = [Translator(lang)(CHOOSE_LANGUAGE) for lang in LANGUAGES]
+        titles = [TRANSLATORS[lang](CHOOSE_LANGUAGE) for lang in LANGUAGES]
         draw.text(
             surface,
             layout,
