@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 from pathlib import Path
 
@@ -79,6 +80,10 @@ def run(args: argparse.Namespace) -> int:
 
         show_error(f"The kiosk cannot start: {error}", args.size, args.windowed, args.max_seconds)
         return 1
+    def stop(signum, frame) -> None:  # systemd's SIGTERM: finish the frame, close, exit 0
+        kiosk.running = False
+
+    signal.signal(signal.SIGTERM, stop)
     on_frame = None
     if args.autoplay:
         from kiosk.ui.autoplay import Autoplay

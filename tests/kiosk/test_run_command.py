@@ -126,3 +126,26 @@ def test_calibrate_command_saves_a_calibration(tmp_path: Path) -> None:
         timeout=60,
     )
     assert missing.returncode == 1 and "Traceback" not in missing.stderr
+
+
+def test_sigterm_stops_the_kiosk_cleanly(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    environ = dict(
+        os.environ,
+        KIOSK_DATA_DIR=str(tmp_path / "data"),
+        SDL_VIDEODRIVER="dummy",
+        SDL_AUDIODRIVER="dummy",
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kiosk", "run", "--demo", "--size", "800x480"],
+        env=environ,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=20)
+    assert process.returncode == 0, stderr[-2000:]
+    assert "Traceback" not in stderr
