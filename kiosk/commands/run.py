@@ -80,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
 
         show_error(f"The kiosk cannot start: {error}", args.size, args.windowed, args.max_seconds)
         return 1
+
     def stop(signum, frame) -> None:  # systemd's SIGTERM: finish the frame, close, exit 0
         kiosk.running = False
 
