@@ -1,0 +1,197 @@
+"""Soak: the whole kiosk, headless, through many autoplayed games; memory, frame time, errors.
+
+    SDL_VIDEODRIVER=dummy .venv/bin/python benchmarks/soak.py [--games 1000] [--speed 16]
+
+The application is built exactly as `azar-kiosk run --demo` builds it (`kiosk.app.build`): the
+simulated tray read by the real dice reader on the vision worker thread, the rules engine, the
+SQLite game log in a fresh folder, the pygame screen on SDL's dummy driver, and the real main
+loop (`Kiosk.run`). The autoplay presses the buttons and throws the dice like a visitor; the
+game clock runs `--speed` times faster than real time (16 keeps the worker's frames within the
+settle watcher's one-second gap on a loaded two-core machine; much faster and nothing settles).
+
+It prints, for the run after the warm-up games: the growth of the resident set (VmRSS from
+/proc/self/status; target under 5 MB), the time of each main-loop frame without the sleep to
+30 fps (median, p99, max), and every error or exception logged by any thread (target none).
+At the end the log must pass `PRAGMA integrity_check`, and every finished game must replay
+from its logged throws to the outcome the kiosk recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+def rss_mb() -> float:
+    """The process's resident set size in MB (Linux)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS in /proc/self/status")
+
+
+class ErrorCounter(logging.Handler):
+    """Counts records at ERROR or above and any record carrying an exception, from any thread."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.ERROR or record.exc_info:
+            self.records.append(f"{record.levelname} {record.name}: {record.getMessage()}")
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def replayed_ok(log) -> tuple[int, int]:
+    """Finished games whose logged throws replay to the logged outcome, of all finished games."""
+    from kiosk.rules.variants import find_variant
+    from kiosk.ui.match import replay
+
+    good = total = 0
+    for game in log.games():
+        if game.status != "over":
+            continue
+        total += 1
+        state, _ = replay(find_variant(game.game, game.variant), game.first, game.throws)
+        outcome = state.outcome
+        good += outcome is not None and (
+            int(outcome.winner) if outcome.winner is not None else None,
+            outcome.reason,
+            outcome.stakes,
+        ) == (game.winner, game.reason, game.stakes)
+    return good, total
+
+
+def soak(games: int, speed: float, warmup: int, size: tuple[int, int], every: int) -> dict:
+    """Run the kiosk until the autoplay has finished `games` games; return the figures."""
+    from kiosk import app
+    from kiosk.config import load_config
+    from kiosk.ui.autoplay import Autoplay
+
+    errors = ErrorCounter()
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    logging.getLogger().addHandler(errors)
+    thread_crashes: list[str] = []
+    threading.excepthook = lambda hook: thread_crashes.append(repr(hook.exc_value))
+
+    folder = Path(tempfile.mkdtemp(prefix="azar-soak-"))
+    os.environ["KIOSK_DATA_DIR"] = str(folder)
+    kiosk = app.build(load_config(None), demo=True, size=size, speed=speed)
+    autoplay = Autoplay(kiosk)
+    frame_times: list[float] = []
+    inner = kiosk.frame
+
+    def timed_frame(dt: float) -> None:
+        started = time.perf_counter()
+        inner(dt)
+        frame_times.append(time.perf_counter() - started)
+
+    kiosk.frame = timed_frame  # the loop in Kiosk.run calls self.frame
+    samples: list[tuple[int, float]] = [(0, rss_mb())]
+    warm: dict[str, float] = {}
+    started = time.monotonic()
+
+    def on_frame() -> None:
+        autoplay.step()
+        done = autoplay.games
+        if done == warmup and "rss" not in warm:
+            warm["rss"] = rss_mb()
+            warm["frame"] = len(frame_times)
+        if done and done % every == 0 and samples[-1][0] != done:
+            samples.append((done, rss_mb()))
+            minutes = (time.monotonic() - started) / 60
+            print(f"  {done} games, RSS {samples[-1][1]:.1f} MB, {minutes:.1f} min", flush=True)
+        if done >= games:
+            kiosk.running = False
+
+    try:
+        kiosk.run(None, on_frame)
+    finally:
+        end_rss = rss_mb()
+        counts = kiosk.log.counts()
+        integrity = kiosk.log.integrity()
+        good, finished = replayed_ok(kiosk.log)
+        failures = getattr(kiosk.worker, "failures", 0)
+        app.shutdown(kiosk)
+    after_warmup = frame_times[warm.get("frame", 0) :]
+    return {
+        "games": autoplay.games,
+        "logged": counts,
+        "minutes": (time.monotonic() - started) / 60,
+        "rss_start": samples[0][1],
+        "rss_warm": warm.get("rss", samples[0][1]),
+        "rss_end": end_rss,
+        "samples": samples,
+        "frames": len(after_warmup),
+        "frame_ms": [1000 * t for t in after_warmup],
+        "errors": errors.records,
+        "thread_crashes": thread_crashes,
+        "reader_failures": failures,
+        "integrity": integrity,
+        "replayed": (good, finished),
+        "folder": folder,
+    }
+
+
+def report(figures: dict, speed: float, warmup: int) -> None:
+    ms = figures["frame_ms"]
+    growth = figures["rss_end"] - figures["rss_warm"]
+    good, finished = figures["replayed"]
+    print()
+    print(f"games played: {figures['games']} (log: {figures['logged']})")
+    print(f"wall time: {figures['minutes']:.1f} min at game speed x{speed:g}")
+    print(
+        f"RSS: {figures['rss_start']:.1f} MB at start, {figures['rss_warm']:.1f} MB after "
+        f"{warmup} warm-up games, {figures['rss_end']:.1f} MB at the end: "
+        f"growth after warm-up {growth:+.1f} MB (target < 5 MB)"
+    )
+    print("RSS by games: " + ", ".join(f"{n}: {mb:.1f}" for n, mb in figures["samples"]))
+    if ms:
+        print(
+            f"frame time over {figures['frames']} frames after warm-up (update + draw, ms): "
+            f"median {statistics.median(ms):.1f}, p99 {percentile(ms, 0.99):.1f}, "
+            f"max {max(ms):.1f}"
+        )
+    problems = figures["errors"] + figures["thread_crashes"]
+    print(f"errors and exceptions logged: {len(problems)} (target 0)")
+    for line in problems[:20]:
+        print(f"  {line}")
+    print(f"reader exceptions on the worker: {figures['reader_failures']}")
+    print(f"log integrity_check: {figures['integrity']}")
+    print(f"finished games replaying to their logged outcome: {good} of {finished}")
+    print(f"log kept in {figures['folder']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--speed", type=float, default=16.0, help="game clock speed")
+    parser.add_argument("--warmup", type=int, default=50, help="games before memory is measured")
+    parser.add_argument("--every", type=int, default=50, help="print RSS every this many games")
+    args = parser.parse_args(argv)
+    warmup = min(args.warmup, max(0, args.games - 1))
+    print(f"soak: {args.games} games at speed x{args.speed:g}, warm-up {warmup} games", flush=True)
+    figures = soak(args.games, args.speed, warmup, (800, 480), args.every)
+    report(figures, args.speed, warmup)
+    problems = figures["errors"] or figures["thread_crashes"] or figures["integrity"] != "ok"
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
