@@ -27,6 +27,8 @@ MIN_CONTRAST = 18.0  # Lab distance a pip must stand out from its face, at least
 FACE_SHARE = 0.6  # the face is closer to its colour than this share of the Otsu threshold
 HEAP_DIE_PX = 24  # die side, pixels, when a heap of dice is searched for pips
 HEAP_CONTRAST = 40.0  # Lab distance from the local median that makes a spot in a heap
+FACE_SQUARE = 1.6  # the face around a layout spans this many pip spacings from its centre
+PIP_CLEAR = 0.45  # a pip, with its blur, lies within this many pip spacings of its place
 FACE_INSET = 0.1  # the face colour is taken this far inside the face edges (face sides)
 PIP_REACH = 0.58  # pips are sought this far from the face centre (the face found may be off)
 PIP_LIMIT = 0.46  # ...and kept when their centre is within this distance of it
@@ -73,6 +75,24 @@ class Spots:
         if not mask.any():
             return 0.0
         return float(self.distance[mask > 0].mean())
+
+    def stray_share(self, centre: complex, a: complex, pips: tuple[complex, ...]) -> float:
+        """Share of the face around a fitted layout (centre, a: spacing and turn, face units)
+        that is not the face colour, pips left out: 0 for a clean face of one colour."""
+        side = self.distance.shape[0]
+        half = FACE_SQUARE * a
+        corners = [centre + half * c for c in (-1 - 1j, 1 - 1j, 1 + 1j, -1 + 1j)]
+        points = np.array([[z.real, z.imag] for z in corners]) * FACE_PX + side / 2
+        area = np.zeros((side, side), np.uint8)
+        cv2.fillPoly(area, [np.round(points).astype(np.int32)], 1)
+        for pip in pips:
+            z = (centre + a * pip) * FACE_PX + complex(side / 2, side / 2)
+            radius = max(1, round(PIP_CLEAR * abs(a) * FACE_PX))
+            cv2.circle(area, (round(z.real), round(z.imag)), radius, 0, cv2.FILLED)
+        inside = area > 0
+        if not inside.any():
+            return 1.0
+        return float(np.mean(self.distance[inside] > self.contrast))
 
 
 def _matrix(centre: tuple[float, float], angle: float, scale: float, size: int) -> np.ndarray:
@@ -124,7 +144,8 @@ def find_face(
     cv2.fillPoly(body, [np.round(points).astype(np.int32)], 1)
     body = cv2.dilate(body, np.ones((3, 3), np.uint8))
 
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    # smoothed a little: the blended rim of a pip must not pass for a face of another colour
+    lab = cv2.cvtColor(cv2.GaussianBlur(patch, (5, 5), 1.2), cv2.COLOR_BGR2LAB).astype(np.float32)
     colour = np.median(lab[_MIDDLE > 0], axis=0)
     distance = _distance(lab, colour)
     near = (distance < 40) & (_MIDDLE > 0)
@@ -135,7 +156,7 @@ def find_face(
     if inside.size < 10:
         return None
     otsu, _ = cv2.threshold(inside, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    threshold = float(np.clip(FACE_SHARE * otsu, MIN_CONTRAST, 45))
+    threshold = float(np.clip(FACE_SHARE * otsu, MIN_CONTRAST, 36))
     face_like = ((distance <= threshold) & (body > 0)).astype(np.uint8)
     unit = PATCH / PATCH_SPAN
     k = max(3, int(unit * 0.22) | 1)

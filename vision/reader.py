@@ -27,15 +27,19 @@ MAX_BODY = 2.4
 MAX_ASPECT = 2.2  # longer bodies are not dice (a rim, a pencil)
 EVIDENT_FACE = 0.4  # an unread body is a die if it has spots on a face this large (body sides),
 EVIDENT_FILL = 0.75  # ...filling this much of its rectangle,
-EVIDENT_ASPECT = 1.6  # ...not more oblong than this (a die cut by the edge: EVIDENT_CUT_ASPECT),
+EVIDENT_ASPECT = 2.2  # ...not more oblong than this (a die cut by the edge: EVIDENT_CUT_ASPECT),
 EVIDENT_CUT_ASPECT = 3.0
 EVIDENT_SIZE = (0.7, 1.45)  # ...and as large as the dice read, within these factors
+SHAPE_SIZE = (0.8, 1.25)  # or its body is as large as the dice read, within these factors,
+SHAPE_ASPECT = 1.25  # ...square
+SHAPE_FILL = 0.75  # ...and full
+CUT_SIZE = (0.45, 1.25)  # a body cut by the edge keeps part of a die's size
 MIN_FILL = 0.6  # nor bodies covering less of their rectangle (a shoe, a cable, a shadow)
 OVERLAP_UNREAD = 1.3  # an unread body this much larger than the dice read is dice piled up
 OVERLAP_RAGGED = 1.15  # ...or this much larger and not filling its rectangle
 ATTACHED_MARGIN = 0.2  # a pip this far off a face (face sides) is on another die, not a side
 ATTACHED = 0.6  # a face spanning less of its body than this has something else attached
-COCKED_FACE = 1.45  # a leaning die shows a foreshortened top face...
+COCKED_FACE = 1.3  # a leaning die shows a foreshortened top face...
 COCKED_STRETCH = 1.5  # ...and a pip layout squashed along one axis
 SPACING = (0.17, 0.31)  # pip spacing, in face sides
 MAX_FIT_ERROR = 0.28  # pip distance from its layout position, in pip spacings
@@ -46,6 +50,7 @@ PIP_RATIO = 2.6  # largest over smallest pip diameter
 BLURRED = 0.052  # edge width, in die sides, above which an unread die is called blurred
 ONE_FACE = 0.75  # a single pip is trusted only on a face found whole (die sides)
 ONE_SPACING = 0.28  # pip spacing assumed for a lone pip's grid check (face sides)
+MAX_STRAY = 1.0  # share of the face around the pips allowed to differ from the face colour
 GRID_OFF = 0.5  # an empty pip place differs from the face less than this share of a pip
 GLARED = 0.04  # fraction of saturated face pixels above which glare may hide pips
 
@@ -119,6 +124,9 @@ def _check_grid(fit: FaceFit, spots: Spots) -> tuple[FaceFit | None, str]:
             (on if complex(gx, gy) in layout else off).append(value)
     if max(off) > GRID_OFF * min(on) or max(off) > spots.contrast:
         return None, f"a pip where a {fit.value} has none"
+    stray = spots.stray_share(complex(*fit.centre), a, LAYOUTS[fit.value])
+    if stray > MAX_STRAY:
+        return None, f"face not of one colour around the pips ({stray:.0%})"
     return fit, ""
 
 
@@ -222,12 +230,16 @@ def read_dice(
         die_size = float(np.median([r.body.size for r in read] or [b.size for b in bodies]))
         face = float(np.median([r.die.size for r in read])) if read else FACE_OF_BODY * die_size
     known = bool(read) or bool(calibration is not None and calibration.die_size)
+    # against an empty-tray reference, anything die-sized that came onto the tray is a die (or
+    # a problem); without one, an unread body must look like a die not to be taken for clutter
+    referenced = calibration is not None and calibration.empty is not None
     kept = []
     for reading in readings:
         size = reading.body.size / die_size
         if size < MIN_BODY:
             continue
-        if not _plausible(reading, face, known):
+        shaped = known and _die_shaped(reading, size)
+        if not (referenced or shaped or _plausible(reading, face, known)):
             if _heap(frame, reading.body, size, face):
                 kept.append(_heaped(reading.body))
             continue
@@ -241,7 +253,7 @@ def read_dice(
         if not _die_like(body) and size >= MIN_BODY and _heap(frame, body, size, face):
             kept.append(_heaped(body))
     spots = spot_centres(frame, face)
-    kept = [_check_attached(reading, spots) for reading in kept]
+    kept = [_check_attached(reading, spots, die_size) for reading in kept]
     tray = calibration.tray if calibration is not None else None
     sizable = [b for b in bodies if b.size >= MIN_BODY * die_size]
     kept += _stray_dice(frame, sizable, spots, face, die_size, tray)
@@ -259,8 +271,27 @@ def _plausible(reading: DieReading, face: float, known: bool) -> bool:
     return EVIDENT_SIZE[0] <= reading.face.side / face <= EVIDENT_SIZE[1]
 
 
-def _check_attached(reading: DieReading, spots: np.ndarray) -> DieReading:
-    """A die read on a body that holds pips well off its face has another die attached."""
+def _die_shaped(reading: DieReading, size: float) -> bool:
+    """Is this unread body shaped and sized like the dice read (size: over their size)?
+
+    A square, full body as large as the others is a die the reader failed to understand; a
+    die cut by the edge shows a full part of one, of one colour.
+    """
+    body = reading.body
+    if body.at_edge:
+        share = reading.face.share if reading.face is not None else 0.0
+        return CUT_SIZE[0] <= size <= CUT_SIZE[1] and body.fill >= 0.6 and share >= 0.6
+    return (
+        SHAPE_SIZE[0] <= size <= SHAPE_SIZE[1]
+        and body.aspect <= SHAPE_ASPECT
+        and body.fill >= SHAPE_FILL
+    )
+
+
+def _check_attached(reading: DieReading, spots: np.ndarray, die_size: float) -> DieReading:
+    """A die read on a body that holds pips well off its face is not alone: another die is
+    attached, or (when the body is no larger than one die) the pips are on its own side, seen
+    because it leans."""
     if reading.die is None or reading.face is None or len(spots) == 0:
         return reading
     face = reading.face
@@ -275,6 +306,9 @@ def _check_attached(reading: DieReading, spots: np.ndarray) -> DieReading:
     z = (np.array(inside) @ np.array([1, 1j]) - complex(*face.centre)) * turn / face.side
     beyond = np.maximum(np.abs(z.real), np.abs(z.imag)) > 0.5 + ATTACHED_MARGIN
     if beyond.sum() >= 1:
+        if reading.body.size <= OVERLAP_UNREAD * die_size:
+            why = f"pips beside the {reading.die.value}: a side seen, the die leans"
+            return DieReading(reading.body, None, RerollReason.COCKED, why, True, face)
         why = f"pips beside the {reading.die.value}: another die attached"
         return DieReading(reading.body, None, RerollReason.OVERLAP, why, True, face)
     return reading

@@ -56,10 +56,15 @@ class DrawnDie:
 
 
 def tray(
-    width: int = 640, height: int = 480, style: Style = IVORY_ON_GREEN, uneven: float = 0.0
+    width: int = 640,
+    height: int = 480,
+    style: Style = IVORY_ON_GREEN,
+    uneven: float = 0.0,
+    seed: int = 7,
 ) -> np.ndarray:
-    """An empty tray: flat colour, mild noise, light falling off by `uneven` (0..1) across it."""
-    rng = np.random.default_rng(7)
+    """An empty tray: flat colour, sensor noise (from `seed`), light falling off by `uneven`
+    (0..1) across it."""
+    rng = np.random.default_rng(seed)
     frame = np.empty((height, width, 3), np.float32)
     frame[:] = style.tray
     frame += rng.normal(0, 3, frame.shape)
