@@ -1,7 +1,9 @@
 """systemd's notify protocol (sd_notify(3)): one datagram to $NOTIFY_SOCKET.
 
 A few lines of standard library instead of libsystemd bindings, which need compiling on the Pi.
-Outside systemd (no NOTIFY_SOCKET) every call is a no-op, so the app can always call it.
+Outside systemd (no NOTIFY_SOCKET) every call is a no-op, so the app can always call it. The
+send never waits: the main loop calls it for the watchdog, and a notify socket whose queue is full
+(systemd busy or hung) must cost a lost message, not a frozen screen.
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ def notify(state: str, environ: Mapping[str, str] | None = None) -> bool:
         address = "\0" + address[1:]
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+            sock.setblocking(False)
             sock.connect(address)
-            sock.sendall(state.encode("utf-8"))
-    except (OSError, ValueError):  # ValueError: text that cannot be encoded, NUL in a path
+            sock.send(state.encode("utf-8"), socket.MSG_DONTWAIT)
+    except (OSError, ValueError):  # queue full (BlockingIOError); bad text or NUL in a path
         return False
     return True
 
