@@ -85,6 +85,24 @@ def foreground(lab: np.ndarray, tray: np.ndarray) -> np.ndarray:
     return (distance > threshold).astype(np.uint8) * 255
 
 
+def _outlined(image: np.ndarray, max_area: float) -> np.ndarray:
+    """Regions closed by a sharp outline, as a pale die on a pale tray is: uint8 mask 0/255."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 1.0)
+    edges = cv2.Canny(grey, 20, 60)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(edges), 4)
+    inside = np.zeros(count, bool)
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        square = max(w, h) <= 1.6 * min(w, h) and area >= 0.5 * w * h
+        inside[i] = 30 <= area < max_area and square
+    h, w = edges.shape
+    for edge in (labels[0], labels[h - 1], labels[:, 0], labels[:, w - 1]):
+        inside[edge] = False
+    inside[0] = False
+    return np.where(inside[labels], np.uint8(255), np.uint8(0))
+
+
 def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     """Fill holes smaller than max_area pixels (pips inside a body), not a ring's inside."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(mask), 4)
@@ -185,6 +203,7 @@ def find_bodies(frame: np.ndarray, calibration: Calibration | None = None) -> li
     else:
         tray = tray_model(lab)
     mask = foreground(lab, tray)
+    mask |= _outlined(work, (0.2 * min(size)) ** 2)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = _fill_holes(mask, (0.06 * min(size)) ** 2)
