@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.colour import lab_distance, percentile_u8
 
 WORK_SIDE = 640  # long side of the working copy, pixels
 BACKGROUND_SHRINK = 8  # the tray model is a median on a copy this many times smaller
@@ -76,42 +77,42 @@ def tray_model(lab: np.ndarray) -> np.ndarray:
 
 def foreground(lab: np.ndarray, tray: np.ndarray) -> np.ndarray:
     """Pixels that differ from the tray: uint8 mask (0/255), same size as lab."""
-    diff = lab.astype(np.int16) - tray.astype(np.int16)
-    distance = np.sqrt((diff.astype(np.float32) ** 2).sum(axis=2))
-    sample = distance[::2, ::2]
-    median = float(np.median(sample))
-    mad = float(np.median(np.abs(sample - median)))
+    distance = lab_distance(lab, tray)
+    sample = np.clip(distance[::2, ::2], 0, 255).astype(np.uint8)
+    median = percentile_u8(sample, 50)
+    mad = percentile_u8(cv2.absdiff(sample, np.full_like(sample, round(median))), 50)
     threshold = max(MIN_DISTANCE, median + NOISE_FACTOR * 1.4826 * mad)
     return (distance > threshold).astype(np.uint8) * 255
+
+
+def _holes(mask: np.ndarray) -> list[np.ndarray]:
+    """Outlines of the holes of a 0/255 mask (regions it encloses), from the contour tree."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    return [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0]
 
 
 def _outlined(image: np.ndarray, max_area: float) -> np.ndarray:
     """Regions closed by a sharp outline, as a pale die on a pale tray is: uint8 mask 0/255."""
     grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 1.0)
-    edges = cv2.Canny(grey, 20, 60)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(edges), 4)
-    inside = np.zeros(count, bool)
-    for i in range(1, count):
-        x, y, w, h, area = stats[i]
-        square = max(w, h) <= 1.6 * min(w, h) and area >= 0.5 * w * h
-        inside[i] = 30 <= area < max_area and square
-    h, w = edges.shape
-    for edge in (labels[0], labels[h - 1], labels[:, 0], labels[:, w - 1]):
-        inside[edge] = False
-    inside[0] = False
-    return np.where(inside[labels], np.uint8(255), np.uint8(0))
+    edges = cv2.dilate(cv2.Canny(grey, 20, 60), np.ones((3, 3), np.uint8))
+    out = np.zeros_like(edges)
+    for hole in _holes(edges):
+        area = cv2.contourArea(hole)
+        x, y, w, h = cv2.boundingRect(hole)
+        if 30 <= area < max_area and max(w, h) <= 1.6 * min(w, h) and area >= 0.5 * w * h:
+            cv2.drawContours(out, [hole], -1, 255, cv2.FILLED)
+    return out
 
 
 def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     """Fill holes smaller than max_area pixels (pips inside a body), not a ring's inside."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(mask), 4)
-    small = np.zeros(count, bool)
-    small[1:] = stats[1:, cv2.CC_STAT_AREA] < max_area
-    h, w = mask.shape
-    for edge in (labels[0], labels[h - 1], labels[:, 0], labels[:, w - 1]):
-        small[edge] = False
-    return np.where(small[labels], np.uint8(255), mask)
+    small = [hole for hole in _holes(mask) if cv2.contourArea(hole) < max_area]
+    if small:
+        mask = mask.copy()
+        cv2.drawContours(mask, small, -1, 255, cv2.FILLED)
+    return mask
 
 
 def _split_row(mask: np.ndarray, die: float) -> list[np.ndarray] | None:
@@ -189,17 +190,41 @@ def _typical_die(stats: np.ndarray, blobs: list[int]) -> float:
     return float(np.median(square or sides))
 
 
-def find_bodies(frame: np.ndarray, calibration: Calibration | None = None) -> list[Body]:
-    """Die bodies in a BGR frame (h, w, 3) uint8, largest blobs split into die-sized pieces."""
+def working_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame shrunk so that its long side is at most WORK_SIDE, and the scale used."""
     h, w = frame.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
+    if scale == 1.0:
+        return frame, scale
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    work = cv2.resize(frame, size, interpolation=cv2.INTER_AREA) if scale < 1 else frame
+    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA), scale
+
+
+_EMPTY_CACHE: list = [None, None]  # the last empty-tray frame seen and its working Lab copy
+
+
+def _empty_lab(empty: np.ndarray) -> np.ndarray:
+    """Working Lab copy of the empty-tray frame, kept while the same frame is in use."""
+    if _EMPTY_CACHE[0] is not empty:
+        _EMPTY_CACHE[:] = [empty, to_lab(working_copy(empty)[0])]
+    return _EMPTY_CACHE[1]
+
+
+def find_bodies(
+    frame: np.ndarray,
+    calibration: Calibration | None = None,
+    work: tuple[np.ndarray, float] | None = None,
+) -> list[Body]:
+    """Die bodies in a BGR frame (h, w, 3) uint8, largest blobs split into die-sized pieces.
+
+    work: the frame's working_copy(), when the caller already has it.
+    """
+    work, scale = work if work is not None else working_copy(frame)
+    size = (work.shape[1], work.shape[0])
     lab = to_lab(work)
     calibration = calibration or Calibration()
     if calibration.empty is not None and calibration.empty.shape == frame.shape:
-        empty = calibration.empty
-        tray = to_lab(cv2.resize(empty, size, interpolation=cv2.INTER_AREA) if scale < 1 else empty)
+        tray = _empty_lab(calibration.empty)
     else:
         tray = tray_model(lab)
     mask = foreground(lab, tray)

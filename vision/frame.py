@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.colour import percentile_u8
+
 MIN_SIDE = 32  # pixels; smaller frames cannot hold a readable die
 MIN_CONTRAST = 12  # grey levels between the 2nd and 98th percentiles
 
@@ -22,8 +24,8 @@ def frame_problem(frame: object) -> str | None:
         return f"shape {frame.shape}, expected (height, width, 3) BGR"
     if min(frame.shape[:2]) < MIN_SIDE:
         return f"frame too small ({frame.shape[1]}x{frame.shape[0]})"
-    grey = frame[::4, ::4].max(axis=2)
-    low, high = np.percentile(grey, (2, 98))
+    grey = frame[::8, ::8].max(axis=2)
+    low, high = percentile_u8(grey, 2), percentile_u8(grey, 98)
     if high < 25:
         return "frame is black"
     if low > 245:

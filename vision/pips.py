@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.colour import lab_distance
+
 PATCH = 64  # body patch side, pixels
 PATCH_SPAN = 1.3  # the body patch covers this many body sides
 FACE_PX = 44  # face patch: pixels per face side
@@ -53,8 +55,8 @@ class Spots:
     """Pip candidates on one face, in face units (face side = 1, face centre = 0, face axes).
 
     centres: (n, 2) float; diameters: (n,) float; contrast: Lab distance threshold used;
-    glare: share of saturated face pixels; sharpness: width of the steepest edge on the face,
-    in face sides (large when blurred); distance: (n, n) float32 colour distance of each face
+    glare: share of saturated face pixels; grey: the face patch in grey levels (for
+    sharpness()); distance: (n, n) float32 colour distance of each face
     patch pixel from the face colour.
     """
 
@@ -63,8 +65,12 @@ class Spots:
     diameters: np.ndarray
     contrast: float
     glare: float
-    sharpness: float
+    grey: np.ndarray
     distance: np.ndarray
+
+    def sharpness(self) -> float:
+        """Width of the steepest edge on the face, in face sides: large when blurred."""
+        return _edge_width(self.grey, _INNER > 0) / FACE_PX
 
     def contrast_at(self, x: float, y: float, radius: float) -> float:
         """Mean colour distance in a disc (face units); 0 outside the patch."""
@@ -121,8 +127,7 @@ _INNER = _square(FACE_PATCH, FACE_PX * (0.5 - FACE_INSET))
 _PIP_AREA = _square(FACE_PATCH, FACE_PX * PIP_REACH)
 
 
-def _distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    return np.sqrt(((lab - colour) ** 2).sum(axis=2))
+_distance = lab_distance
 
 
 def _fill(mask: np.ndarray) -> np.ndarray:
@@ -229,7 +234,7 @@ def find_spots(frame: np.ndarray, face: Face) -> Spots:
         diameters=np.array(diameters, float),
         contrast=threshold,
         glare=float(np.mean(grey[inner] >= 250)),
-        sharpness=_edge_width(grey, inner) / FACE_PX,
+        grey=grey,
         distance=distance,
     )
 
@@ -276,19 +281,22 @@ def pip_like_spots(frame: np.ndarray, contour: np.ndarray, die: float) -> int:
     return found
 
 
-def spot_centres(frame: np.ndarray, die: float) -> np.ndarray:
-    """Centres (n, 2) in frame pixels of the pip-like spots of the whole frame.
+def spot_centres(frame: np.ndarray, die: float, frame_scale: float = 1.0) -> np.ndarray:
+    """Centres (n, 2) of the pip-like spots of the whole frame, in pixels of the original.
 
-    The frame is looked at with dice HEAP_DIE_PX pixels wide; a spot differs from the median
+    frame: the frame, or a copy shrunk by frame_scale; die: die side in original pixels.
+    The frame is looked at with dice HEAP_DIE_PX pixels wide; a spot differs from the mean
     of its surroundings (half a die across) by HEAP_CONTRAST and has the size of a pip.
     """
+    die = die * frame_scale
     h, w = frame.shape[:2]
     scale = min(1.0, HEAP_DIE_PX / die)
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
     small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA) if scale < 1 else frame
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    local = cv2.medianBlur(lab, int(die * scale * 0.5) | 1).astype(np.float32)
-    distance = _distance(lab.astype(np.float32), local)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    k = int(die * scale * 0.5) | 1
+    local = cv2.blur(lab, (k, k))  # a pip is too small to move the mean of half a die
+    distance = _distance(lab, local)
     spots = (distance > HEAP_CONTRAST).astype(np.uint8)
     count, _, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
     unit = die * scale
@@ -298,5 +306,5 @@ def spot_centres(frame: np.ndarray, die: float) -> np.ndarray:
         if not PIP_MIN <= max(sw, sh) / unit <= PIP_MAX or max(sw, sh) > 2 * min(sw, sh):
             continue
         if n >= 0.45 * np.pi * (max(sw, sh) / 2) ** 2:
-            keep.append(centroids[i] / scale)
+            keep.append(centroids[i] / (scale * frame_scale))
     return np.array(keep, float).reshape(-1, 2)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.bodies import Body, find_bodies
+from vision.bodies import Body, find_bodies, working_copy
 from vision.calibration import Calibration
 from vision.faces import LAYOUTS, FaceFit, fit_face
 from vision.frame import frame_problem
@@ -179,7 +179,7 @@ def read_body(frame: np.ndarray, body: Body) -> DieReading:
     if spots.glare > GLARED:
         return refuse(RerollReason.GLARE, "glare on the die", True)
     if fit is None:
-        if spots.sharpness > BLURRED:
+        if spots.sharpness() > BLURRED:
             return refuse(RerollReason.BLUR, f"blurred ({why})")
         if leaning:
             return refuse(RerollReason.COCKED, f"die leaning ({why})")
@@ -217,7 +217,8 @@ def read_dice(
     median of the die-like bodies. Bodies much smaller are specks. A body too large or too odd
     to be one die is a heap of dice when pips show on it (never announced), else clutter.
     """
-    bodies = find_bodies(frame, calibration)
+    work = working_copy(frame)
+    bodies = find_bodies(frame, calibration, work)
     if not bodies:
         return [], 0.0
     candidates = [b for b in bodies if _die_like(b)]
@@ -252,7 +253,7 @@ def read_dice(
         size = body.size / die_size
         if not _die_like(body) and size >= MIN_BODY and _heap(frame, body, size, face):
             kept.append(_heaped(body))
-    spots = spot_centres(frame, face)
+    spots = spot_centres(work[0], face, work[1])
     kept = [_check_attached(reading, spots, die_size) for reading in kept]
     tray = calibration.tray if calibration is not None else None
     sizable = [b for b in bodies if b.size >= MIN_BODY * die_size]

@@ -1,0 +1,30 @@
+"""Fast per-pixel colour arithmetic shared by the reader (OpenCV kernels, not numpy loops)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+_SUM = np.ones((1, 3), np.float32)
+
+
+def lab_distance(image: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """Euclidean colour distance per pixel, float32 (h, w).
+
+    image: (h, w, 3) Lab; other: an image of the same shape, or one colour (3,).
+    """
+    a = image.astype(np.float32, copy=False)
+    if other.ndim == 1:
+        diff = cv2.subtract(a, tuple(float(c) for c in other) + (0.0,))
+    else:
+        diff = cv2.subtract(a, other.astype(np.float32, copy=False))
+    return cv2.sqrt(cv2.transform(cv2.multiply(diff, diff), _SUM))
+
+
+def percentile_u8(values: np.ndarray, q: float) -> float:
+    """The q-th percentile (0..100) of uint8 values, from their histogram (no sorting)."""
+    counts = np.bincount(values.ravel(), minlength=256)
+    total = counts.sum()
+    if total == 0:
+        return 0.0
+    return float(np.searchsorted(np.cumsum(counts), q / 100.0 * total))
