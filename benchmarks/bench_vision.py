@@ -17,6 +17,7 @@ they came, and what the watcher cost per frame, reads included.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import time
@@ -210,6 +211,8 @@ def main() -> None:
         read_roll = None
 
     print(f"CPU: {cpu_name()}; OpenCV {cv2.__version__}, 1 thread; median of {args.repeat}")
+    if hasattr(os, "getloadavg"):  # other work on the machine slows every figure
+        print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("settle: the per-frame check on the BGR frame, and on its grey plane (picamera2 lores)")
     print("read: vision.reader.read_roll with the tray calibration, and bare (no calibration)")
     print(f"{'frame':>10} | {'settle BGR':>12} | {'settle grey':>12} | {'read':>9} | "
