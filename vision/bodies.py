@@ -93,9 +93,12 @@ def _holes(mask: np.ndarray) -> list[np.ndarray]:
     return [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0]
 
 
-def _outlined(image: np.ndarray, max_area: float) -> np.ndarray:
-    """Regions closed by a sharp outline, as a pale die on a pale tray is: uint8 mask 0/255."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 1.0)
+def _outlined(lightness: np.ndarray, max_area: float) -> np.ndarray:
+    """Regions closed by a sharp outline, as a pale die on a pale tray is: uint8 mask 0/255.
+
+    lightness: the L plane of the Lab image (h, w) uint8.
+    """
+    grey = cv2.GaussianBlur(lightness, (5, 5), 1.0)
     edges = cv2.dilate(cv2.Canny(grey, 20, 60), np.ones((3, 3), np.uint8))
     out = np.zeros_like(edges)
     for hole in _holes(edges):
@@ -214,21 +217,22 @@ def find_bodies(
     frame: np.ndarray,
     calibration: Calibration | None = None,
     work: tuple[np.ndarray, float] | None = None,
+    lab: np.ndarray | None = None,
 ) -> list[Body]:
     """Die bodies in a BGR frame (h, w, 3) uint8, largest blobs split into die-sized pieces.
 
-    work: the frame's working_copy(), when the caller already has it.
+    work: the frame's working_copy(), and lab its Lab conversion, when the caller has them.
     """
     work, scale = work if work is not None else working_copy(frame)
     size = (work.shape[1], work.shape[0])
-    lab = to_lab(work)
+    lab = lab if lab is not None else to_lab(work)
     calibration = calibration or Calibration()
     if calibration.empty is not None and calibration.empty.shape == frame.shape:
         tray = _empty_lab(calibration.empty)
     else:
         tray = tray_model(lab)
     mask = foreground(lab, tray)
-    mask |= _outlined(work, (0.2 * min(size)) ** 2)
+    mask |= _outlined(lab[..., 0], (0.2 * min(size)) ** 2)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = _fill_holes(mask, (0.06 * min(size)) ** 2)

@@ -281,19 +281,20 @@ def pip_like_spots(frame: np.ndarray, contour: np.ndarray, die: float) -> int:
     return found
 
 
-def spot_centres(frame: np.ndarray, die: float, frame_scale: float = 1.0) -> np.ndarray:
+def spot_centres(lab: np.ndarray, die: float, frame_scale: float = 1.0) -> np.ndarray:
     """Centres (n, 2) of the pip-like spots of the whole frame, in pixels of the original.
 
-    frame: the frame, or a copy shrunk by frame_scale; die: die side in original pixels.
+    lab: the frame in Lab (uint8), or a copy shrunk by frame_scale; die: die side in original
+    pixels.
     The frame is looked at with dice HEAP_DIE_PX pixels wide; a spot differs from the mean
     of its surroundings (half a die across) by HEAP_CONTRAST and has the size of a pip.
     """
     die = die * frame_scale
-    h, w = frame.shape[:2]
+    h, w = lab.shape[:2]
     scale = min(1.0, HEAP_DIE_PX / die)
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA) if scale < 1 else frame
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    small = cv2.resize(lab, size, interpolation=cv2.INTER_AREA) if scale < 1 else lab
+    lab = small.astype(np.float32)
     k = int(die * scale * 0.5) | 1
     local = cv2.blur(lab, (k, k))  # a pip is too small to move the mean of half a die
     distance = _distance(lab, local)
@@ -303,8 +304,9 @@ def spot_centres(frame: np.ndarray, die: float, frame_scale: float = 1.0) -> np.
     keep = []
     for i in range(1, count):
         _, _, sw, sh, n = stats[i]
-        if not PIP_MIN <= max(sw, sh) / unit <= PIP_MAX or max(sw, sh) > 2 * min(sw, sh):
+        # pips on a side seen at a slant are ellipses: up to 3 times longer than wide
+        if not PIP_MIN <= max(sw, sh) / unit <= PIP_MAX or max(sw, sh) > 3 * min(sw, sh):
             continue
-        if n >= 0.45 * np.pi * (max(sw, sh) / 2) ** 2:
+        if n >= 0.25 * np.pi * (max(sw, sh) / 2) ** 2:
             keep.append(centroids[i] / (scale * frame_scale))
     return np.array(keep, float).reshape(-1, 2)

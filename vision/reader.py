@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.bodies import Body, find_bodies, working_copy
+from vision.bodies import Body, find_bodies, to_lab, working_copy
 from vision.calibration import Calibration
 from vision.faces import LAYOUTS, FaceFit, fit_face
 from vision.frame import frame_problem
@@ -218,7 +218,8 @@ def read_dice(
     to be one die is a heap of dice when pips show on it (never announced), else clutter.
     """
     work = working_copy(frame)
-    bodies = find_bodies(frame, calibration, work)
+    lab = to_lab(work[0])
+    bodies = find_bodies(frame, calibration, work, lab)
     if not bodies:
         return [], 0.0
     candidates = [b for b in bodies if _die_like(b)]
@@ -253,7 +254,7 @@ def read_dice(
         size = body.size / die_size
         if not _die_like(body) and size >= MIN_BODY and _heap(frame, body, size, face):
             kept.append(_heaped(body))
-    spots = spot_centres(work[0], face, work[1])
+    spots = spot_centres(lab, face, work[1])
     kept = [_check_attached(reading, spots, die_size) for reading in kept]
     tray = calibration.tray if calibration is not None else None
     sizable = [b for b in bodies if b.size >= MIN_BODY * die_size]
