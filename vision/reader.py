@@ -33,6 +33,7 @@ EVIDENT_SIZE = (0.7, 1.45)  # ...and as large as the dice read, within these fac
 SHAPE_SIZE = (0.8, 1.25)  # or its body is as large as the dice read, within these factors,
 SHAPE_ASPECT = 1.25  # ...square
 SHAPE_FILL = 0.75  # ...and full
+SPOTTED_SIZE = (0.6, 1.5)  # or it is this large, over the dice read, with pips on it
 CUT_SIZE = (0.45, 1.25)  # a body cut by the edge keeps part of a die's size
 MIN_FILL = 0.6  # nor bodies covering less of their rectangle (a shoe, a cable, a shadow)
 OVERLAP_UNREAD = 1.3  # an unread body this much larger than the dice read is dice piled up
@@ -232,6 +233,16 @@ def read_dice(
         die_size = float(np.median([r.body.size for r in read] or [b.size for b in bodies]))
         face = float(np.median([r.die.size for r in read])) if read else FACE_OF_BODY * die_size
     known = bool(read) or bool(calibration is not None and calibration.die_size)
+    spots = spot_centres(lab, face, work[1])
+    if known:
+        # odd-shaped bodies of a die's size with pips on them: dice seen at a slant
+        readings += [
+            read_body(frame, body)
+            for body in bodies
+            if not _die_like(body)
+            and SPOTTED_SIZE[0] <= body.size / die_size <= SPOTTED_SIZE[1]
+            and _spots_in(body, spots) >= 2
+        ]
     # against an empty-tray reference, anything die-sized that came onto the tray is a die (or
     # a problem); without one, an unread body must look like a die not to be taken for clutter
     referenced = calibration is not None and calibration.empty is not None
@@ -241,7 +252,12 @@ def read_dice(
         if size < MIN_BODY:
             continue
         shaped = known and _die_shaped(reading, size)
-        if not (referenced or shaped or _plausible(reading, face, known)):
+        spotted = (
+            known
+            and SPOTTED_SIZE[0] <= size <= SPOTTED_SIZE[1]
+            and _spots_in(reading.body, spots) >= 2
+        )
+        if not (referenced or shaped or spotted or _plausible(reading, face, known)):
             if _heap(frame, reading.body, size, face):
                 kept.append(_heaped(reading.body))
             continue
@@ -250,16 +266,25 @@ def read_dice(
             why = f"dice on top of each other ({reading.detail})"
             reading = DieReading(reading.body, None, RerollReason.OVERLAP, why)
         kept.append(reading)
+    in_kept = {id(r.body) for r in kept}
     for body in bodies:
         size = body.size / die_size
-        if not _die_like(body) and size >= MIN_BODY and _heap(frame, body, size, face):
+        if id(body) in in_kept or _die_like(body) or size < MIN_BODY:
+            continue
+        if _heap(frame, body, size, face):
             kept.append(_heaped(body))
-    spots = spot_centres(lab, face, work[1])
     kept = [_check_attached(reading, spots, die_size) for reading in kept]
     tray = calibration.tray if calibration is not None else None
     sizable = [b for b in bodies if b.size >= MIN_BODY * die_size]
     kept += _stray_dice(frame, sizable, spots, face, die_size, tray)
     return kept, die_size
+
+
+def _spots_in(body: Body, spots: np.ndarray) -> int:
+    """How many pip-like spots lie inside a body."""
+    return sum(
+        cv2.pointPolygonTest(body.contour, (float(p[0]), float(p[1])), False) > 0 for p in spots
+    )
 
 
 def _plausible(reading: DieReading, face: float, known: bool) -> bool:
