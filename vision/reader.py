@@ -305,6 +305,8 @@ def _die_shaped(reading: DieReading, size: float) -> bool:
     die cut by the edge shows a full part of one, of one colour.
     """
     body = reading.body
+    if body.pieces > 1:
+        return False  # cut out of a larger blob: square by construction, proves nothing
     if body.at_edge:
         share = reading.face.share if reading.face is not None else 0.0
         return CUT_SIZE[0] <= size <= CUT_SIZE[1] and body.fill >= 0.6 and share >= 0.6
