@@ -144,8 +144,8 @@ class Match:
         sources = [entry.source for entry in self.entries[:-1]] + ["manual"]
         state, entries = replay(self.variant, self.first, self.throws[:-1] + [dice], sources)
         entries[-1] = Entry(entries[-1].seat, dice, entries[-1].ruling, "manual")
+        self._reopen_if_over()
         self._record("correction", dice, "manual", None, entries[-1].ruling)
-        self._reopen_if_needed(state)
         self.state, self.entries = state, entries
         self._finish_if_over()
         return entries[-1]
@@ -156,8 +156,8 @@ class Match:
             raise ValueError("there is no throw to undo")
         sources = [entry.source for entry in self.entries[:-1]]
         state, entries = replay(self.variant, self.first, self.throws[:-1], sources)
+        self._reopen_if_over()
         self._record("undo", (), "manual", None, None)
-        self._reopen_if_needed(state)
         self.state, self.entries = state, entries
 
     def abandon(self) -> None:
@@ -183,6 +183,10 @@ class Match:
             winner = None if outcome.winner is None else int(outcome.winner)
             self.log.finish(self.game_id, winner, outcome.reason, outcome.stakes)
 
-    def _reopen_if_needed(self, state) -> None:
-        if self.state.is_over and not state.is_over:
+    def _reopen_if_over(self) -> None:
+        """Before a correction or undo of an ended game is written, the log says "playing" again
+        (and `_finish_if_over` ends it again if it still ends). Written the other way round, a
+        power cut between the two writes would leave a game marked over whose throws say it is
+        not, which no restart would resume; this way the restart replays it and decides."""
+        if self.state.is_over:
             self.log.reopen(self.game_id)
