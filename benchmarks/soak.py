@@ -1,13 +1,17 @@
 """Soak: the whole kiosk, headless, through many autoplayed games; memory, frame time, errors.
 
-    SDL_VIDEODRIVER=dummy .venv/bin/python benchmarks/soak.py [--games 1000] [--speed 16]
+    SDL_VIDEODRIVER=dummy .venv/bin/python benchmarks/soak.py [--games 1000] [--step 0.125]
+        [--resolution 640x360]
 
 The application is built exactly as `azar-kiosk run --demo` builds it (`kiosk.app.build`): the
 simulated tray read by the real dice reader on the vision worker thread, the rules engine, the
 SQLite game log in a fresh folder, the pygame screen on SDL's dummy driver, and the real main
-loop (`Kiosk.run`). The autoplay presses the buttons and throws the dice like a visitor; the
-game clock runs `--speed` times faster than real time (16 keeps the worker's frames within the
-settle watcher's one-second gap on a loaded two-core machine; much faster and nothing settles).
+loop (`Kiosk.run`). The autoplay presses the buttons and throws the dice like a visitor. The
+game clock is accelerated by tying it to the camera: each picture the worker takes moves game
+time on by `--step` seconds (see `StepClock`), so the soak runs as fast as the machine can read
+pictures. The simulated camera is smaller than the Pi camera's default (640x360, dice a
+little smaller) so that a thousand games fit in an hour on two shared cores; `--resolution 1280x720`
+soaks the default size.
 
 It prints, for the run after the warm-up games: the growth of the resident set (VmRSS from
 /proc/self/status; target under 5 MB), the time of each main-loop frame without the sleep to
@@ -78,10 +82,51 @@ def replayed_ok(log) -> tuple[int, int]:
     return good, total
 
 
-def soak(games: int, speed: float, warmup: int, size: tuple[int, int], every: int) -> dict:
+class StepClock:
+    """Game time that moves on only when the camera takes a picture, `step` seconds a picture.
+
+    The simulated tray has no frame rate of its own: the worker reads it as fast as the CPU
+    allows. With a clock running in real time, a loaded machine spreads the pictures so far
+    apart in game time that the settle watcher sees only motion and the dice never settle;
+    tied to the pictures, the soak only goes slower.
+    """
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+    def stepping(self, read):
+        def read_and_step():
+            self.t += self.step
+            return read()
+
+        return read_and_step
+
+
+def soak_config(resolution: tuple[int, int]):
+    """The default configuration with the simulated camera at `resolution`; the dice keep
+    their size up to what the tray can hold (the reader needs pips a few pixels wide)."""
+    from dataclasses import replace
+
+    from kiosk.config import load_config, validate
+
+    config = load_config(None)
+    die = min(config.simulated.die_size, min(resolution) // 8)
+    return validate(
+        replace(
+            config,
+            camera=replace(config.camera, resolution=resolution),
+            simulated=replace(config.simulated, die_size=die),
+        )
+    )
+
+
+def soak(games: int, step: float, resolution: tuple[int, int], warmup: int, every: int) -> dict:
     """Run the kiosk until the autoplay has finished `games` games; return the figures."""
     from kiosk import app
-    from kiosk.config import load_config
     from kiosk.ui.autoplay import Autoplay
 
     errors = ErrorCounter()
@@ -92,7 +137,12 @@ def soak(games: int, speed: float, warmup: int, size: tuple[int, int], every: in
 
     folder = Path(tempfile.mkdtemp(prefix="azar-soak-"))
     os.environ["KIOSK_DATA_DIR"] = str(folder)
-    kiosk = app.build(load_config(None), demo=True, size=size, speed=speed)
+    clock = StepClock(step)
+    app.ScaledClock = lambda speed: clock  # build() makes the game clock with this
+    kiosk = app.build(soak_config(resolution), demo=True, size=(800, 480), speed=2.0)
+    while kiosk.worker.camera is None:  # the worker builds the tray on its own thread
+        time.sleep(0.01)
+    kiosk.worker.camera.read = clock.stepping(kiosk.worker.camera.read)
     autoplay = Autoplay(kiosk)
     frame_times: list[float] = []
     inner = kiosk.frame
@@ -132,6 +182,8 @@ def soak(games: int, speed: float, warmup: int, size: tuple[int, int], every: in
     after_warmup = frame_times[warm.get("frame", 0) :]
     return {
         "games": autoplay.games,
+        "reads": kiosk.reads,
+        "game_hours": clock.t / 3600,
         "logged": counts,
         "minutes": (time.monotonic() - started) / 60,
         "rss_start": samples[0][1],
@@ -149,13 +201,14 @@ def soak(games: int, speed: float, warmup: int, size: tuple[int, int], every: in
     }
 
 
-def report(figures: dict, speed: float, warmup: int) -> None:
+def report(figures: dict, warmup: int) -> None:
     ms = figures["frame_ms"]
     growth = figures["rss_end"] - figures["rss_warm"]
     good, finished = figures["replayed"]
     print()
     print(f"games played: {figures['games']} (log: {figures['logged']})")
-    print(f"wall time: {figures['minutes']:.1f} min at game speed x{speed:g}")
+    print(f"answers from the reader: {figures['reads']} (throws and rerolls)")
+    print(f"wall time: {figures['minutes']:.1f} min for {figures['game_hours']:.1f} h of game time")
     print(
         f"RSS: {figures['rss_start']:.1f} MB at start, {figures['rss_warm']:.1f} MB after "
         f"{warmup} warm-up games, {figures['rss_end']:.1f} MB at the end: "
@@ -181,14 +234,24 @@ def report(figures: dict, speed: float, warmup: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--speed", type=float, default=16.0, help="game clock speed")
+    parser.add_argument(
+        "--step", type=float, default=0.125, help="game seconds between two camera pictures"
+    )
+    parser.add_argument(
+        "--resolution", default="640x360", help="simulated camera size (dice scale with it)"
+    )
     parser.add_argument("--warmup", type=int, default=50, help="games before memory is measured")
     parser.add_argument("--every", type=int, default=50, help="print RSS every this many games")
     args = parser.parse_args(argv)
     warmup = min(args.warmup, max(0, args.games - 1))
-    print(f"soak: {args.games} games at speed x{args.speed:g}, warm-up {warmup} games", flush=True)
-    figures = soak(args.games, args.speed, warmup, (800, 480), args.every)
-    report(figures, args.speed, warmup)
+    resolution = tuple(int(v) for v in args.resolution.split("x"))
+    print(
+        f"soak: {args.games} games, warm-up {warmup} games, screen 800x480, simulated camera "
+        f"{args.resolution}, {args.step:g} s of game time per picture",
+        flush=True,
+    )
+    figures = soak(args.games, args.step, resolution, warmup, args.every)
+    report(figures, warmup)
     problems = figures["errors"] or figures["thread_crashes"] or figures["integrity"] != "ok"
     return 1 if problems else 0
 
