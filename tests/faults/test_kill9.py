@@ -29,7 +29,7 @@ from kiosk.ui.match import Match, replay
 
 from .killplay import ERRORS, as_event, effective, script_for
 
-KILLS = 120
+KILLS = 200
 SEED = 1283
 PLAYER = Path(__file__).with_name("killplay.py")
 
@@ -121,6 +121,7 @@ def test_kill_9_at_random_moments_loses_and_duplicates_nothing(tmp_path: Path) -
         "medio-azar throw_off",
         "medio-azar open",
         "medio-azar seek_chance",
+        "medio-azar recovery",
         "medio-azar chase",
     ):
         assert phases[phase] >= 1, (phase, phases)
