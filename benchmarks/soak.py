@@ -16,6 +16,7 @@ soaks the default size.
 It prints, for the run after the warm-up games: the growth of the resident set (VmRSS from
 /proc/self/status; target under 5 MB), the time of each main-loop frame without the sleep to
 30 fps (median, p99, max), and every error or exception logged by any thread (target none).
+Interrupted (Ctrl-C, SIGTERM), it stops and reports the games played so far.
 At the end the log must pass `PRAGMA integrity_check`, and every finished game must replay
 from its logged throws to the outcome the kiosk recorded.
 """
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import statistics
 import sys
 import tempfile
@@ -170,6 +172,11 @@ def soak(games: int, step: float, resolution: tuple[int, int], warmup: int, ever
         if done >= games:
             kiosk.running = False
 
+    def stop(signum, frame) -> None:  # SIGINT or SIGTERM: stop now and report what was played
+        kiosk.running = False
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
     try:
         kiosk.run(None, on_frame)
     finally:
@@ -235,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument(
-        "--step", type=float, default=0.125, help="game seconds between two camera pictures"
+        "--step", type=float, default=0.25, help="game seconds between two camera pictures"
     )
     parser.add_argument(
         "--resolution", default="640x360", help="simulated camera size (dice scale with it)"
