@@ -138,6 +138,8 @@ def load_config(path: str | Path | None = None) -> Config:
         raise ConfigError(f"cannot read configuration file {str(path)!r}: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except UnicodeDecodeError as error:  # a damaged file (a power cut while it was written)
+        raise ConfigError(f"{path}: not UTF-8 text, the file is damaged: {error}") from None
     return parse_config(data)
 
 

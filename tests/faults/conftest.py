@@ -1,0 +1,55 @@
+"""Seams the fault tests share: what the screen said, and a kiosk built headless."""
+
+from __future__ import annotations
+
+import queue
+
+import pygame
+import pytest
+
+from kiosk.app import Kiosk
+from kiosk.config import load_config
+from kiosk.gamelog import GameLog
+
+
+class Clock:
+    """Game time the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def drawn(monkeypatch) -> list[str]:
+    """Every string the screens draw from now on (text lines and paragraphs)."""
+    from kiosk.ui import draw
+
+    seen: list[str] = []
+    for name in ("text", "paragraph"):
+        original = getattr(draw, name)
+
+        def spy(surface, layout, string, *args, _original=original, **kwargs):
+            seen.append(str(string))
+            return _original(surface, layout, string, *args, **kwargs)
+
+        monkeypatch.setattr(draw, name, spy)
+    return seen
+
+
+def headless_kiosk(folder, worker, clock=None, events: queue.Queue | None = None) -> Kiosk:
+    """The real kiosk on an off-screen 800x480 surface, its log in `folder`."""
+    pygame.display.init()
+    pygame.font.init()
+    kiosk = Kiosk(
+        load_config(None),
+        pygame.Surface((800, 480)),
+        GameLog.in_dir(folder),
+        worker=worker,
+        events=events if events is not None else queue.Queue(),
+        clock=clock or Clock(),
+    )
+    kiosk.data_dir = folder
+    return kiosk
