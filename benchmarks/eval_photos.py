@@ -9,6 +9,7 @@ Each image is read with `expect=None` (any number of dice). Per set it prints:
   label's box (nearest box centre first). Dice reported in a `reroll` answer count too (the
   reader reports the dice it did read with the reason it abstained), so this is the per-die
   reading quality;
+- dice read wrong: labelled dice matched (as above) to a reported die of another value;
 - images exactly right: answered `ok` with exactly the labelled multiset of values;
 - images answered wrongly: answered `ok` with a multiset of values that differs from the labels
   (a wrong announcement: the figure that must stay near zero);
@@ -48,22 +49,24 @@ def load_labels(set_dir: Path) -> dict[Path, list[tuple[int, float, float, float
     return dict(sorted(labels.items()))
 
 
-def match_right(dice, labels) -> int:
-    """How many labels are matched one-to-one to a reported die of the same value."""
+def match(dice, labels) -> tuple[int, int]:
+    """Labels matched one-to-one to a reported die: how many with the same value, how many
+    with another value."""
     pairs = []
     for i, die in enumerate(dice):
         x, y = die.center
         for j, (_, x0, y0, x1, y1) in enumerate(labels):
             if x0 <= x <= x1 and y0 <= y <= y1:
                 pairs.append((np.hypot(x - (x0 + x1) / 2, y - (y0 + y1) / 2), i, j))
-    used_dice, used_labels, right = set(), set(), 0
+    used_dice, used_labels, right, wrong = set(), set(), 0, 0
     for _, i, j in sorted(pairs):
         if i in used_dice or j in used_labels:
             continue
         used_dice.add(i)
         used_labels.add(j)
         right += dice[i].value == labels[j][0]
-    return right
+        wrong += dice[i].value != labels[j][0]
+    return right, wrong
 
 
 def evaluate(images: dict[Path, list], show: bool) -> tuple[Counter, list[float]]:
@@ -76,7 +79,9 @@ def evaluate(images: dict[Path, list], show: bool) -> tuple[Counter, list[float]
         times.append(time.perf_counter() - start)
         counts["images"] += 1
         counts["labelled"] += len(labels)
-        counts["right"] += match_right(roll.dice, labels)
+        right, wrong = match(roll.dice, labels)
+        counts["right"] += right
+        counts["misread"] += wrong
         truth = Counter(value for value, *_ in labels)
         if not roll.ok:
             counts["abstained"] += 1
@@ -95,9 +100,10 @@ def row(name: str, c: Counter) -> str:
     labelled = max(c["labelled"], 1)
     images = max(c["images"], 1)
     right = f"{c['right']} ({100 * c['right'] / labelled:.1f}%)"
+    misread = f"{c['misread']} ({100 * c['misread'] / labelled:.1f}%)"
     wrong = f"{c['wrong']} ({100 * c['wrong'] / images:.1f}%)"
     return (
-        f"| {name} | {c['images']} | {c['labelled']} | {right} "
+        f"| {name} | {c['images']} | {c['labelled']} | {right} | {misread} "
         f"| {c['exact']} | {wrong} | {c['abstained']} |"
     )
 
@@ -115,10 +121,10 @@ def main() -> int:
     if args.set:
         sets = [p for p in sets if p.name in args.set]
     print(
-        "| set | images | dice labelled | dice read right | images exactly right "
-        "| images answered wrongly | images abstained |"
+        "| set | images | dice labelled | dice read right | dice read wrong "
+        "| images exactly right | images answered wrongly | images abstained |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     all_times: list[float] = []
     for set_dir in sets:
         images = load_labels(set_dir)

@@ -20,8 +20,9 @@ WORK_SIDE = 640  # long side of the working copy, pixels
 BACKGROUND_SHRINK = 8  # the tray model is a median on a copy this many times smaller
 BACKGROUND_KERNEL = 9  # median aperture on that copy (x8: about 72 working pixels)
 MIN_DISTANCE = 22.0  # Lab distance below which a pixel is always tray
-OFF_TRAY = 0.3  # a body with this share off the tray floor is on the rim (cut); with this
-# share on it, it is outside the tray altogether
+OFF_TRAY = 0.3  # a body with less than this share on the tray floor is outside the tray
+ON_RIM = 0.1  # a body with this share off the floor lies on the rim (cut)
+AGAINST_RIM = 0.0  # a body reaching the floor outline (die sides) touches the wall: may lean
 SPLIT_AREA = 1.5  # blobs larger than this many dice are split
 FLAT_GRADIENT = 4.0  # Lab units per pixel under which a patch of a blob counts as flat
 SEED_SIDE = 0.3  # a flat patch seeds a piece when its area is at least (this x die side)^2
@@ -35,7 +36,8 @@ class Body:
     centre: (x, y); size: side of the square with the body's area; rect: cv2 rotated rect
     ((cx, cy), (w, h), angle) of the body; contour: (n, 1, 2) int32 outline; at_edge: the body
     touches the image border or lies partly off the tray (a die on the rim); pieces: how many
-    bodies came out of its blob (1 for a die standing alone).
+    bodies came out of its blob (1 for a die standing alone); against_rim: it touches the tray's
+    wall, so it may lean on it.
     """
 
     centre: tuple[float, float]
@@ -44,6 +46,7 @@ class Body:
     contour: np.ndarray
     at_edge: bool
     pieces: int
+    against_rim: bool = False
 
     @property
     def fill(self) -> float:
@@ -116,6 +119,13 @@ def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
         mask = mask.copy()
         cv2.drawContours(mask, small, -1, 255, cv2.FILLED)
     return mask
+
+
+def _against(contour: np.ndarray, polygon: np.ndarray, margin: float) -> bool:
+    """Does the outline come within `margin` pixels of the tray polygon's edge?"""
+    poly = polygon.reshape(-1, 1, 2).astype(np.float32)
+    points = contour.reshape(-1, 2)[:: max(1, len(contour) // 24)]
+    return any(cv2.pointPolygonTest(poly, (float(x), float(y)), True) <= margin for x, y in points)
 
 
 def _split_row(mask: np.ndarray, die: float) -> list[np.ndarray] | None:
@@ -269,6 +279,7 @@ def find_bodies(
             if piece_area < (0.35 * die) ** 2:
                 continue
             (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+            against = False
             at_edge = bool(
                 contour[:, 0, 0].min() <= 0
                 or contour[:, 0, 1].min() <= 0
@@ -281,7 +292,8 @@ def find_bodies(
                 share = on_tray / max(cv2.countNonZero(piece), 1)
                 if share < OFF_TRAY:
                     continue  # outside the tray: not part of the throw
-                at_edge = at_edge or share < 1 - OFF_TRAY
+                at_edge = at_edge or share < 1 - ON_RIM
+                against = _against(contour, poly, die * AGAINST_RIM)
             inv = 1.0 / scale
             full_contour = np.round(contour * inv).astype(np.int32)
             bodies.append(
@@ -292,6 +304,7 @@ def find_bodies(
                     contour=full_contour,
                     at_edge=at_edge,
                     pieces=len(pieces),
+                    against_rim=against,
                 )
             )
     return bodies

@@ -286,7 +286,7 @@ def spot_centres(lab: np.ndarray, die: float, frame_scale: float = 1.0) -> np.nd
 
     lab: the frame in Lab (uint8), or a copy shrunk by frame_scale; die: die side in original
     pixels.
-    The frame is looked at with dice HEAP_DIE_PX pixels wide; a spot differs from the mean
+    The frame is looked at with dice HEAP_DIE_PX pixels wide; a spot differs from the median
     of its surroundings (half a die across) by HEAP_CONTRAST and has the size of a pip.
     """
     die = die * frame_scale
@@ -296,7 +296,7 @@ def spot_centres(lab: np.ndarray, die: float, frame_scale: float = 1.0) -> np.nd
     small = cv2.resize(lab, size, interpolation=cv2.INTER_AREA) if scale < 1 else lab
     lab = small.astype(np.float32)
     k = int(die * scale * 0.5) | 1
-    local = cv2.blur(lab, (k, k))  # a pip is too small to move the mean of half a die
+    local = cv2.medianBlur(small, k).astype(np.float32)
     distance = _distance(lab, local)
     spots = (distance > HEAP_CONTRAST).astype(np.uint8)
     count, _, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)

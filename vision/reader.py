@@ -38,7 +38,8 @@ CUT_SIZE = (0.45, 1.25)  # a body cut by the edge keeps part of a die's size
 MIN_FILL = 0.6  # nor bodies covering less of their rectangle (a shoe, a cable, a shadow)
 OVERLAP_UNREAD = 1.3  # an unread body this much larger than the dice read is dice piled up
 OVERLAP_RAGGED = 1.15  # ...or this much larger and not filling its rectangle
-ATTACHED_MARGIN = 0.2  # a pip this far off a face (face sides) is on another die, not a side
+ATTACHED_MARGIN = 0.2  # a pip this far off a face (face sides) is on another die or a side
+PERSPECTIVE = 0.5  # how far out (face sides) the sides of a flat die show at the view's edge
 ATTACHED = 0.6  # a face spanning less of its body than this has something else attached
 COCKED_FACE = 1.3  # a leaning die shows a foreshortened top face...
 COCKED_STRETCH = 1.5  # ...and a pip layout squashed along one axis
@@ -187,6 +188,8 @@ def read_body(frame: np.ndarray, body: Body) -> DieReading:
         return refuse(RerollReason.UNREADABLE, why)
     if leaning:
         return refuse(RerollReason.COCKED, "die leaning", True)
+    if body.against_rim:
+        return refuse(RerollReason.COCKED, f"{fit.value} against the tray wall: it may lean", True)
     if face.share < ATTACHED:
         return refuse(RerollReason.OVERLAP, f"{fit.value} on a larger body", True)
     die = Die(
@@ -273,7 +276,8 @@ def read_dice(
             continue
         if _heap(frame, body, size, face):
             kept.append(_heaped(body))
-    kept = [_check_attached(reading, spots, die_size) for reading in kept]
+    frame_size = (frame.shape[1], frame.shape[0])
+    kept = [_check_attached(reading, spots, die_size, frame_size) for reading in kept]
     tray = calibration.tray if calibration is not None else None
     sizable = [b for b in bodies if b.size >= MIN_BODY * die_size]
     kept += _stray_dice(frame, sizable, spots, face, die_size, tray)
@@ -317,7 +321,30 @@ def _die_shaped(reading: DieReading, size: float) -> bool:
     )
 
 
-def _check_attached(reading: DieReading, spots: np.ndarray, die_size: float) -> DieReading:
+def _perspective(
+    offsets: np.ndarray, centre: tuple[float, float], frame_size: tuple[int, int]
+) -> np.ndarray:
+    """Which spots (offsets from a face centre, complex, in face sides) a flat die can show on
+    its sides: a camera above the middle of the picture sees the sides that face away from the
+    middle, the more so the farther out the die lies (about half a face at the edge of a
+    wide-angle view)."""
+    w, h = frame_size
+    outward = complex(centre[0] - w / 2, centre[1] - h / 2)
+    reach = abs(outward) / (0.5 * max(w, h))  # 0 in the middle, about 1 at the edges
+    if reach < 0.05:
+        return np.zeros(len(offsets), bool)
+    along = (offsets * np.conj(outward / abs(outward))).real
+    across = np.abs((offsets * np.conj(outward / abs(outward))).imag)
+    return (
+        (along > 0.3)
+        & (along <= 0.5 + ATTACHED_MARGIN + PERSPECTIVE * reach)
+        & (across <= 0.5 + 0.5 * along)
+    )
+
+
+def _check_attached(
+    reading: DieReading, spots: np.ndarray, die_size: float, frame_size: tuple[int, int]
+) -> DieReading:
     """A die read on a body that holds pips well off its face is not alone: another die is
     attached, or (when the body is no larger than one die) the pips are on its own side, seen
     because it leans."""
@@ -332,8 +359,10 @@ def _check_attached(reading: DieReading, spots: np.ndarray, die_size: float) -> 
     if not inside:
         return reading
     turn = np.exp(-1j * np.radians(face.angle))
-    z = (np.array(inside) @ np.array([1, 1j]) - complex(*face.centre)) * turn / face.side
+    offsets = np.array(inside) @ np.array([1, 1j]) - complex(*face.centre)
+    z = offsets * turn / face.side
     beyond = np.maximum(np.abs(z.real), np.abs(z.imag)) > 0.5 + ATTACHED_MARGIN
+    beyond &= ~_perspective(offsets / face.side, face.centre, frame_size)
     if beyond.sum() >= 1:
         if reading.body.size <= OVERLAP_UNREAD * die_size:
             why = f"pips beside the {reading.die.value}: a side seen, the die leans"
