@@ -168,6 +168,14 @@ def test_die_cut_by_the_tray_edge_and_dice_outside_the_tray_ignored():
     assert roll.ok and sorted(roll.values) == [2, 4, 6]
 
 
+def test_die_against_the_tray_wall_may_lean_and_is_refused():
+    tray = np.array([[100, 100], [560, 100], [560, 380], [100, 380]], np.int32)
+    dice = [DrawnDie(2, (200, 200)), DrawnDie(4, (300, 355)), DrawnDie(6, (450, 300), angle=20)]
+    roll = read_roll(synth.scene(dice), calibration=Calibration(tray=tray))
+    assert roll.reason is RerollReason.COCKED
+    assert "wall" in roll.detail
+
+
 @pytest.mark.parametrize("style", synth.STYLES, ids=lambda s: f"body{s.body}")
 def test_empty_tray_reference_and_die_size_are_used(style):
     frame = synth.three_dice((1, 5, 6), style, uneven=0.5)
