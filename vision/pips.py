@@ -286,18 +286,20 @@ def spot_centres(lab: np.ndarray, die: float, frame_scale: float = 1.0) -> np.nd
 
     lab: the frame in Lab (uint8), or a copy shrunk by frame_scale; die: die side in original
     pixels.
-    The frame is looked at with dice HEAP_DIE_PX pixels wide; a spot differs from the median
-    of its surroundings (half a die across) by HEAP_CONTRAST and has the size of a pip.
+    The frame is looked at with dice HEAP_DIE_PX pixels wide; a spot differs by HEAP_CONTRAST
+    (Lab, either polarity) from the median of its surroundings and has the size of a pip.
     """
     die = die * frame_scale
     h, w = lab.shape[:2]
     scale = min(1.0, HEAP_DIE_PX / die)
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
     small = cv2.resize(lab, size, interpolation=cv2.INTER_AREA) if scale < 1 else lab
-    lab = small.astype(np.float32)
-    k = int(die * scale * 0.5) | 1
-    local = cv2.medianBlur(small, k).astype(np.float32)
-    distance = _distance(lab, local)
+    # the surroundings: a median half a die across, taken on a half-size copy (it is smooth)
+    half_size = (max(1, size[0] // 2), max(1, size[1] // 2))
+    half = cv2.resize(small, half_size, interpolation=cv2.INTER_AREA)
+    local = cv2.medianBlur(half, int(die * scale * 0.25) | 1)
+    local = cv2.resize(local, size, interpolation=cv2.INTER_LINEAR)
+    distance = _distance(small.astype(np.float32), local.astype(np.float32))
     spots = (distance > HEAP_CONTRAST).astype(np.uint8)
     count, _, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
     unit = die * scale
