@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 STEP = 1 / 30  # seconds of game time per update
 MAX_CATCH_UP = 5  # updates per frame at most, after a stall
 FPS = 30
+LOG_RETRY_SECONDS = 5.0  # how often writes waiting for a full disk are tried again
 
 
 class ScaledClock:
@@ -94,6 +95,7 @@ class Kiosk:
         self._last_view: tuple | None = None
         self._shots = 0
         self._carry = 0.0  # game time not yet consumed by fixed steps
+        self._log_retry = LOG_RETRY_SECONDS
         self.reads = 0  # throws the reader has answered (the autoplay waits on it)
         self.data_dir: Path = Path(".")
         self.closers: list[Any] = []
@@ -267,6 +269,10 @@ class Kiosk:
     def update(self, dt: float) -> None:
         self.scenes["idle"].watch(dt)
         self.scene.update(dt)
+        self._log_retry -= dt
+        if self._log_retry <= 0:
+            self._log_retry = LOG_RETRY_SECONDS
+            self.log.retry()
 
     def render(self) -> None:
         self.scene.render(self.screen, self.layout)

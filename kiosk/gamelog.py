@@ -240,6 +240,12 @@ class GameLog:
             self._pending.pop(0)
         self.problem = None
 
+    def retry(self) -> None:
+        """Try the writes still waiting, if any: the disk may have room again. The kiosk calls
+        it every few seconds, so writing resumes even when no new event comes."""
+        if self._pending:
+            self._flush()
+
     def new_game(self, game: str, variant: str, first: int, language: str | None = None) -> int:
         """Start a game and return its id. Any game still open is marked abandoned first."""
         self._write(
