@@ -22,6 +22,18 @@ class Clock:
         return self.t
 
 
+class PictureClock(Clock):
+    """Game time that moves on with the camera's pictures, `step` seconds each: the settle
+    watcher then sees the same game however slow the machine is."""
+
+    def __init__(self, step: float = 1 / 15) -> None:
+        super().__init__()
+        self.step = step
+
+    def tick(self) -> None:
+        self.t += self.step
+
+
 @pytest.fixture
 def drawn(monkeypatch) -> list[str]:
     """Every string the screens draw from now on (text lines and paragraphs)."""

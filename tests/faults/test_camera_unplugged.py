@@ -13,12 +13,12 @@ import time
 
 from hardware.camera import CameraError, Frame
 from hardware.sim import SimulatedTray
-from kiosk.app import ScaledClock, build_watcher
+from kiosk.app import build_watcher
 from kiosk.config import load_config
 from kiosk.rules.variants import find_variant
 from kiosk.worker import VisionWorker
 
-from .conftest import headless_kiosk
+from .conftest import PictureClock, headless_kiosk
 
 LOST = "Camera lost: enter the dice with the buttons."
 
@@ -26,8 +26,9 @@ LOST = "Camera lost: enter the dice with the buttons."
 class Cable:
     """A camera on a cable that can be pulled out and pushed back."""
 
-    def __init__(self, camera: SimulatedTray) -> None:
+    def __init__(self, camera: SimulatedTray, clock: PictureClock) -> None:
         self.camera = camera
+        self.clock = clock
         self.name = camera.name
         self.pulled = False
         self.opens = 0
@@ -42,6 +43,7 @@ class Cable:
         if self.pulled:
             raise CameraError("the camera stopped sending frames (unplugged?)")
         time.sleep(0.005)  # a camera waits for its next picture
+        self.clock.tick()
         return self.camera.read()
 
     def close(self) -> None:
@@ -82,9 +84,9 @@ def press(kiosk, *buttons: str) -> None:
 
 def test_camera_pulled_mid_game_then_put_back(tmp_path, drawn, caplog) -> None:
     caplog.set_level(logging.INFO)
-    clock = ScaledClock(4.0)
+    clock = PictureClock()
     tray = SimulatedTray((640, 360), die_size=45, seed=7, clock=clock)
-    cable = Cable(tray)
+    cable = Cable(tray, clock)
     kiosk = headless_kiosk(tmp_path, None, clock)
     worker = VisionWorker(
         cable,

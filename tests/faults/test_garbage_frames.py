@@ -16,13 +16,13 @@ import numpy as np
 
 from hardware.camera import Frame
 from hardware.sim import SimulatedTray
-from kiosk.app import ScaledClock, build_watcher
+from kiosk.app import build_watcher
 from kiosk.config import load_config
 from kiosk.rules.variants import find_variant
 from kiosk.worker import CameraStatus, RollRead, VisionWorker
 from vision.reading import RerollReason
 
-from .conftest import headless_kiosk
+from .conftest import PictureClock, headless_kiosk
 from .test_camera_unplugged import run_until
 
 H, W = 360, 640
@@ -51,8 +51,9 @@ class BadCamera:
 
     name = "camera with garbage"
 
-    def __init__(self, tray: SimulatedTray) -> None:
+    def __init__(self, tray: SimulatedTray, clock: PictureClock) -> None:
         self.tray = tray
+        self.clock = clock
         self.garbage: collections.deque = collections.deque()
         self.rng = np.random.default_rng(5)
 
@@ -61,6 +62,7 @@ class BadCamera:
 
     def read(self) -> Frame:
         time.sleep(0.005)
+        self.clock.tick()
         if self.garbage:
             return Frame(self.garbage.popleft()(self.rng), self.tray.read().timestamp)
         return self.tray.read()
@@ -70,9 +72,9 @@ class BadCamera:
 
 
 def test_garbage_frames_mean_throw_again_never_a_crash_or_a_throw(tmp_path) -> None:
-    clock = ScaledClock(4.0)
+    clock = PictureClock()
     tray = SimulatedTray((W, H), die_size=45, seed=3, clock=clock)
-    camera = BadCamera(tray)
+    camera = BadCamera(tray, clock)
     kiosk = headless_kiosk(tmp_path, None, clock)
     worker = VisionWorker(camera, kiosk.events, build_watcher(load_config(None)))
     kiosk.worker, kiosk.camera_ok = worker, True
