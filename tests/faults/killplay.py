@@ -182,7 +182,7 @@ def play(folder: Path, seed: int, progress: int) -> None:
         if match is None or (
             match.is_over and match.seq >= len(script_for(seed, match.game_id)[1])
         ):
-            game_id = kiosk.log._last_id + 1
+            game_id = max((g.id for g in kiosk.log.games()), default=0) + 1
             variant, _ = script_for(seed, game_id)
             kiosk.new_match(variant)
             if kiosk.match.game_id != game_id:
