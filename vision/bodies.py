@@ -134,7 +134,7 @@ def _split_row(mask: np.ndarray, die: float) -> list[np.ndarray] | None:
     (cx, cy), (w, h), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
     long, short = max(w, h), min(w, h)
     k = round(long / short)
-    if k < 2 or abs(short / die - 1) > 0.25 or abs(long / (k * short) - 1) > 0.2:
+    if k < 2 or abs(short / die - 1) > 0.35 or abs(long / (k * short) - 1) > 0.25:
         return None
     axis = np.radians(angle if w >= h else angle + 90)
     ys, xs = np.mgrid[: mask.shape[0], : mask.shape[1]]
@@ -192,9 +192,15 @@ def _ragged(mask: np.ndarray) -> bool:
 
 
 def _typical_die(stats: np.ndarray, blobs: list[int]) -> float:
-    """Median side of the blobs shaped like one die (square and full), else of all blobs."""
+    """Median side of the blobs shaped like one die (square and full), else of all blobs.
+
+    Specks (under a quarter of the upper-quartile blob area) do not vote.
+    """
     sides, square = [], []
+    floor = 0.25 * float(np.percentile([stats[i, cv2.CC_STAT_AREA] for i in blobs], 75))
     for i in blobs:
+        if stats[i, cv2.CC_STAT_AREA] <= floor:
+            continue
         w, h, area = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT], stats[i, 4]
         side = float(np.sqrt(area))
         sides.append(side)

@@ -23,6 +23,7 @@ from vision.reading import Die, RerollReason, Roll
 # A body is a die candidate when its size is within these multiples of the die size;
 # smaller specks and larger clutter (a hand, a tray rim) are not dice.
 MIN_BODY = 0.55
+MIN_EVIDENT_BODY = 0.4  # smaller still when pips on a face show it is (part of) a die
 MAX_BODY = 2.4
 MAX_ASPECT = 2.2  # longer bodies are not dice (a rim, a pencil)
 EVIDENT_FACE = 0.4  # an unread body is a die if it has spots on a face this large (body sides),
@@ -252,7 +253,7 @@ def read_dice(
     kept = []
     for reading in readings:
         size = reading.body.size / die_size
-        if size < MIN_BODY:
+        if size < (MIN_EVIDENT_BODY if reading.evidence else MIN_BODY):
             continue
         shaped = known and _die_shaped(reading, size)
         spotted = (
