@@ -408,7 +408,7 @@ def build(
     data_dir=None,
 ) -> Kiosk:
     """Everything the kiosk needs, from the config: camera, worker, buttons, lights, log."""
-    from hardware.camera import open_camera
+    from hardware.camera import open_camera as hardware_open_camera
     from hardware.keys import KeyButtons
     from hardware.lights import NullLights, open_lights
     from kiosk.gamelog import data_dir as find_data_dir
@@ -429,6 +429,7 @@ def build(
         from dataclasses import replace
 
         camera_cfg = replace(config.camera, kind="simulated")
+    simulated = camera_cfg.kind == "simulated"
     calibration = None
     if not demo:
         calibration = _quietly(lambda: Calibration.load(folder), None, "saved calibration")
@@ -438,8 +439,28 @@ def build(
         build_watcher(config, calibration),
         read_now=_reader(calibration),
         calibrate=calibrate_and_judge,
-        make_camera=lambda: open_camera(camera_cfg, config.simulated, clock=clock),
+        make_camera=lambda: open_simulated_tray() if simulated else open_camera(camera_cfg),
     )
+
+    def open_camera(section: Any) -> Any:
+        return hardware_open_camera(section, config.simulated, clock=clock)
+
+    def open_simulated_tray() -> Any:
+        """The simulated tray, read as a calibrated kiosk reads its tray.
+
+        Staff calibrate a real tray from the maintenance screen; the simulated tray knows its
+        own floor and can show itself empty, so the demo starts calibrated (unless a saved
+        calibration was loaded). Runs on the worker thread, the one that uses the watcher and
+        the test reader.
+        """
+        tray = open_camera(camera_cfg)
+        if calibration is not None:
+            return tray
+        demo_calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+        worker.watcher = build_watcher(config, demo_calibration)
+        worker.read_now = _reader(demo_calibration)
+        return tray
+
     lights: Any = NullLights()
     buttons = None
     if not demo:

@@ -38,6 +38,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--max-seconds", type=float, help="stop after this many seconds")
     parser.add_argument(
+        "--max-games", type=int, metavar="N", help="with --autoplay: stop after N games end"
+    )
+    parser.add_argument(
         "--screenshots", type=Path, metavar="DIR", help="save a PNG of every new screen in DIR"
     )
     parser.add_argument(
@@ -89,7 +92,13 @@ def run(args: argparse.Namespace) -> int:
     if args.autoplay:
         from kiosk.ui.autoplay import Autoplay
 
-        on_frame = Autoplay(kiosk).step
+        autoplay = Autoplay(kiosk)
+
+        def on_frame() -> None:
+            autoplay.step()
+            if args.max_games is not None and autoplay.games >= args.max_games:
+                kiosk.running = False
+
     try:
         return kiosk.run(args.max_seconds, on_frame)
     except KeyboardInterrupt:

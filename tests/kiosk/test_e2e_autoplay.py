@@ -29,8 +29,10 @@ def test_autoplay_plays_complete_games_of_both(tmp_path: Path) -> None:
             "run",
             "--demo",
             "--autoplay",
+            "--max-games",
+            "2",  # Azar, then Medio azar (the autoplay's order)
             "--max-seconds",
-            "35",
+            "900",  # a safety net only: a loaded machine is slower, never wrong
             "--size",
             "800x480",
             "--screenshots",
@@ -39,7 +41,7 @@ def test_autoplay_plays_complete_games_of_both(tmp_path: Path) -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=1200,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Traceback" not in result.stderr
