@@ -27,18 +27,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from hardware.sim.dice import PIPS
 from vision.calibration import Calibration
 from vision.reading import RerollReason
 from vision.settle import SettleConfig, SettleDetector, ThrowWatcher
 
-PIPS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
-}
 VALUES = (3, 5, 6)
 
 

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from hardware.sim.dice import PIPS
 from vision.calibration import Calibration
 from vision.reading import Die, RerollReason, Roll
 from vision.settle import (
@@ -32,14 +33,6 @@ from vision.settle import (
 
 FPS = 30.0
 W, H = 640, 480
-PIPS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
 
 
 @functools.cache
