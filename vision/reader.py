@@ -17,7 +17,15 @@ from vision.bodies import Body, find_bodies, to_lab, working_copy
 from vision.calibration import Calibration
 from vision.faces import LAYOUTS, FaceFit, fit_face
 from vision.frame import frame_problem
-from vision.pips import Face, Spots, find_face, find_spots, pip_like_spots, spot_centres
+from vision.pips import (
+    MIN_CONTRAST,
+    Face,
+    Spots,
+    find_face,
+    find_spots,
+    pip_like_spots,
+    spot_centres,
+)
 from vision.reading import Die, RerollReason, Roll
 
 # A body is a die candidate when its size is within these multiples of the die size;
@@ -51,6 +59,10 @@ MAX_OFFSET = 0.25  # centre of the pips from the centre of the face found, face 
 MAX_OFFSET_ONE = 0.16  # ...for a lone pip, which has no layout to vouch for it
 PIP_RATIO = 2.6  # largest over smallest pip diameter
 BLURRED = 0.052  # edge width, in die sides, above which an unread die is called blurred
+# A face whose colour split (Otsu) is no stronger than the pip finder's floor shows texture (wood
+# grain, felt), not pips: such spots are no evidence of a die, and its soft edges no sign of blur
+# (a blurred die keeps pips that stand out from its face).
+FAINT = MIN_CONTRAST
 ONE_FACE = 0.75  # a single pip is trusted only on a face found whole (die sides)
 ONE_SPACING = 0.28  # pip spacing assumed for a lone pip's grid check (face sides)
 MAX_STRAY = 1.0  # share of the face around the pips allowed to differ from the face colour
@@ -163,8 +175,10 @@ def read_body(frame: np.ndarray, body: Body) -> DieReading:
     if face is None:
         return DieReading(body, None, RerollReason.UNREADABLE, "no face found", False)
     spots = find_spots(frame, face)
+    faint = spots.contrast <= FAINT
     evidence = (
         len(spots.centres) > 0
+        and not faint
         and face.share >= EVIDENT_FACE
         and face.fill >= EVIDENT_FILL
         and face.aspect <= (EVIDENT_CUT_ASPECT if body.at_edge else EVIDENT_ASPECT)
@@ -182,7 +196,7 @@ def read_body(frame: np.ndarray, body: Body) -> DieReading:
     if spots.glare > GLARED:
         return refuse(RerollReason.GLARE, "glare on the die", True)
     if fit is None:
-        if spots.sharpness() > BLURRED:
+        if not faint and spots.sharpness() > BLURRED:
             return refuse(RerollReason.BLUR, f"blurred ({why})")
         if leaning:
             return refuse(RerollReason.COCKED, f"die leaning ({why})")
