@@ -57,7 +57,8 @@ class Spots:
     centres: (n, 2) float; diameters: (n,) float; contrast: Lab distance threshold used;
     glare: share of saturated face pixels; grey: the face patch in grey levels (for
     sharpness()); distance: (n, n) float32 colour distance of each face
-    patch pixel from the face colour.
+    patch pixel from the face colour; cut: pip-like spots on the face that reach the edge of the
+    area searched (a pip of this face, left out: the face found is cut short).
     """
 
     face: Face
@@ -67,6 +68,7 @@ class Spots:
     glare: float
     grey: np.ndarray
     distance: np.ndarray
+    cut: int = 0
 
     def sharpness(self) -> float:
         """Width of the steepest edge on the face, in face sides: large when blurred."""
@@ -214,15 +216,18 @@ def find_spots(frame: np.ndarray, face: Face) -> Spots:
     hi = FACE_PATCH - 1 - int(np.argmax(area.any(axis=0)[::-1]))
     for line in (labels[lo, :], labels[hi, :], labels[:, lo], labels[:, hi]):
         edge[line] = True
-    centres, diameters = [], []
+    centres, diameters, cut = [], [], 0
     for i in range(1, count):
         x, y, w, h, n = stats[i]
         diameter = max(w, h) / FACE_PX
-        if edge[i] or not PIP_MIN <= diameter <= PIP_MAX:
+        if not PIP_MIN <= diameter <= PIP_MAX:
             continue
         if n < 0.45 * np.pi * (max(w, h) / 2) ** 2 or max(w, h) > 2.0 * min(w, h):
             continue
         centre = (centroids[i] - FACE_PATCH / 2) / FACE_PX
+        if edge[i]:
+            cut += bool(np.abs(centre).max() <= 0.5)
+            continue
         if np.abs(centre).max() > PIP_LIMIT:
             continue
         centres.append(centre)
@@ -236,6 +241,7 @@ def find_spots(frame: np.ndarray, face: Face) -> Spots:
         glare=float(np.mean(grey[inner] >= 250)),
         grey=grey,
         distance=distance,
+        cut=cut,
     )
 
 

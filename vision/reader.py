@@ -99,12 +99,16 @@ def read_face(spots: Spots) -> tuple[FaceFit | None, str]:
         return None, "no pips"
     if n > 6:
         return None, f"{n} pip-like spots"
+    if spots.cut:
+        return None, "a pip cut by the edge of the face found"
     fit = fit_face(spots.centres)
     assert fit is not None
     offset = float(np.hypot(*fit.centre))
     if offset > (MAX_OFFSET_ONE if n == 1 else MAX_OFFSET):
         return None, f"pips off centre by {offset:.2f}"
     if n == 1:
+        if spots.contrast <= FAINT:
+            return None, "a lone faint spot"  # a knot in wood grain, a fleck on the felt
         if spots.face.share < ONE_FACE:
             return None, f"a lone spot on a face of {spots.face.share:.2f}"
         return _check_grid(fit, spots)

@@ -270,3 +270,23 @@ def test_sharp_simulated_frames_are_never_called_blurred_without_calibration():
         assert roll.reason is not RerollReason.BLUR, roll.detail
         if roll.ok:
             assert sorted(roll.values) == sorted(tray.last_values)
+
+
+def test_uncalibrated_simulated_throws_never_announce_a_wrong_value():
+    """Without a calibration, a knot in the rim's grain (a lone faint spot) must not count as a
+    die of 1, and a 3 whose face is found cut short by a touching neighbour must not pass for a
+    2: either would complete a roll of three with a wrong value."""
+    from hardware.sim import Hazard, SimulatedTray
+
+    clock = [0.0]
+    tray = SimulatedTray(seed=5, clock=lambda: clock[0])
+    tray.open()
+    for hazard in (None, Hazard.OUTSIDE, Hazard.COCKED, Hazard.STACKED):
+        for _ in range(15):
+            tray.throw(hazard=hazard)  # not read: only brings the tray to the throws below
+    for _ in range(15):
+        tray.throw(hazard=Hazard.TOUCHING)
+        clock[0] += tray.settle_time + 0.5
+        roll = read_roll(tray.read().image, expect=3)
+        if roll.ok:
+            assert sorted(roll.values) == sorted(tray.last_values), roll
