@@ -88,6 +88,9 @@ class Kiosk:
         self.match: Match | None = None
         self.camera_ok = worker is not None
         self.notice: str | None = None  # a calm message after an error, shown for a while
+        # A camera kiosk without a tray calibration cannot tell the tray from its rim: staff are
+        # asked to calibrate until they do (build() sets it; a calibration clears it).
+        self.uncalibrated = False
         self.notice_until = 0.0
         self.running = True
         self.frames = 0
@@ -157,6 +160,7 @@ class Kiosk:
             log.error("cannot save the calibration: %s", error)
             return self.tr("Calibrated, but not saved: {error}").format(error=error)
         log.info("tray calibrated and saved in %s", self.data_dir)
+        self.uncalibrated = False
         self.worker.watcher = build_watcher(self.config, calibration)
         self.worker.read_now = _reader(calibration)
         return self.tr("Calibrated.")
@@ -284,6 +288,8 @@ class Kiosk:
         lines = []
         if self.log.problem:
             lines.append(self.tr("The game log cannot be written. Please tell the staff."))
+        if self.uncalibrated:
+            lines.append(self.tr("The tray is not calibrated. Staff: hold OK, then calibrate."))
         if self.notice and self.clock() < self.notice_until:
             lines.append(self.notice)
         for i, line in enumerate(lines):
@@ -481,6 +487,9 @@ def build(
         screenshots=screenshots,
     )
     kiosk.data_dir = folder
+    kiosk.uncalibrated = not simulated and calibration is None
+    if kiosk.uncalibrated:
+        log.warning("the tray is not calibrated: calibrate it from the maintenance screen")
     kiosk.closers = [c for c in (buttons, lights) if c is not None and hasattr(c, "close")]
     worker.start()
     return kiosk

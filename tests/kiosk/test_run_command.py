@@ -88,6 +88,7 @@ def test_without_camera_or_buttons_the_kiosk_still_runs(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "camera lost" in result.stderr.lower()
+    assert "tray is not calibrated" in result.stderr  # staff are told, on screen and in the log
     assert "Traceback" not in result.stderr
 
 

@@ -364,3 +364,27 @@ def test_calibration_from_the_maintenance_screen_is_saved_and_used(kiosk, tmp_pa
     saved = Calibration.load(tmp_path)
     assert saved is not None and saved.tray is not None
     assert kiosk.worker.watcher is not None
+
+
+def test_an_uncalibrated_tray_is_shown_to_staff_until_calibrated(kiosk, monkeypatch) -> None:
+    import kiosk.app as app_module
+    from vision.calibration import Calibration
+
+    shown: list[str] = []
+    real_text = app_module.draw.text
+
+    def record(surface, layout, text, *args, **kwargs):
+        shown.append(text)
+        return real_text(surface, layout, text, *args, **kwargs)
+
+    monkeypatch.setattr(app_module.draw, "text", record)
+    warning = "The tray is not calibrated. Staff: hold OK, then calibrate."
+    kiosk.uncalibrated = True
+    kiosk.draw_notices()
+    assert warning in shown
+    tray = np.array([[10, 10], [150, 10], [150, 80], [10, 80]], np.int32)
+    empty = np.full((90, 160, 3), 60, np.uint8)
+    assert kiosk.apply_calibration(Calibration(tray, None, empty)) == "Calibrated."
+    shown.clear()
+    kiosk.draw_notices()
+    assert not kiosk.uncalibrated and warning not in shown
