@@ -34,6 +34,14 @@ class PictureClock(Clock):
         self.t += self.step
 
 
+def calibrated(tray):
+    """The tray's calibration, as staff make it from the maintenance screen (and the demo from
+    the simulated tray, which knows its floor and can show itself empty)."""
+    from vision.calibration import Calibration
+
+    return Calibration(tray.tray_polygon, None, tray.empty_frame())
+
+
 @pytest.fixture
 def drawn(monkeypatch) -> list[str]:
     """Every string the screens draw from now on (text lines and paragraphs)."""

@@ -18,7 +18,7 @@ from kiosk.config import load_config
 from kiosk.rules.variants import find_variant
 from kiosk.worker import VisionWorker
 
-from .conftest import PictureClock, headless_kiosk
+from .conftest import PictureClock, calibrated, headless_kiosk
 
 LOST = "Camera lost: enter the dice with the buttons."
 
@@ -55,7 +55,9 @@ def run_until(kiosk, condition, what: str, seconds: float = 90.0) -> None:
     deadline = time.monotonic() + seconds
     last = kiosk.clock()
     while not condition():
-        assert time.monotonic() < deadline, f"never happened: {what}"
+        watcher = getattr(kiosk.worker, "watcher", None)
+        state = getattr(watcher, "state", None)
+        assert time.monotonic() < deadline, f"never happened: {what} (the tray: {state})"
         now = kiosk.clock()
         kiosk.frame(now - last)
         last = now
@@ -91,7 +93,7 @@ def test_camera_pulled_mid_game_then_put_back(tmp_path, drawn, caplog) -> None:
     worker = VisionWorker(
         cable,
         kiosk.events,
-        build_watcher(load_config(None)),
+        build_watcher(load_config(None), calibrated(tray)),
         reconnect_seconds=0.1,
     )
     kiosk.worker, kiosk.camera_ok = worker, True

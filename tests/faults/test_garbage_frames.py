@@ -22,7 +22,7 @@ from kiosk.rules.variants import find_variant
 from kiosk.worker import CameraStatus, RollRead, VisionWorker
 from vision.reading import RerollReason
 
-from .conftest import PictureClock, headless_kiosk
+from .conftest import PictureClock, calibrated, headless_kiosk
 from .test_camera_unplugged import run_until
 
 H, W = 360, 640
@@ -76,7 +76,7 @@ def test_garbage_frames_mean_throw_again_never_a_crash_or_a_throw(tmp_path) -> N
     tray = SimulatedTray((W, H), die_size=45, seed=3, clock=clock)
     camera = BadCamera(tray, clock)
     kiosk = headless_kiosk(tmp_path, None, clock)
-    worker = VisionWorker(camera, kiosk.events, build_watcher(load_config(None)))
+    worker = VisionWorker(camera, kiosk.events, build_watcher(load_config(None), calibrated(tray)))
     kiosk.worker, kiosk.camera_ok = worker, True
     seen: list = []
     dispatch = kiosk.dispatch
