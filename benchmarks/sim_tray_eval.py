@@ -1,6 +1,7 @@
 """How the real dice reader does on the simulated tray's settled frames (prints figures).
 
-Usage: .venv/bin/python tests/hardware/sim_reader_eval.py [throws] [seed]
+    .venv/bin/python benchmarks/sim_tray_eval.py [throws] [seed]
+
 Counts, over ordinary throws and each hazard: ok and right, reroll (by reason), ok but wrong.
 A referee may reroll an ordinary throw now and then; it must never be ok and wrong.
 """
@@ -8,6 +9,7 @@ A referee may reroll an ordinary throw now and then; it must never be ok and wro
 from __future__ import annotations
 
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -24,7 +26,7 @@ def main(throws: int = 200, seed: int = 1) -> int:
     tray = SimulatedTray(seed=seed, clock=lambda: clock[0])
     tray.open()
     calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
-    failures = Path("/tmp/sim-reader-failures")
+    failures = Path(tempfile.gettempdir()) / "sim-tray-failures"
     failures.mkdir(exist_ok=True)
     wrong_total = 0
     # A non-throw is judged over a stream of frames (vision.settle), not by one read.
