@@ -46,15 +46,7 @@ class Choose(Scene):
             y = 76 + i * ROW
             chosen = i == self.selected
             box = layout.rect(60, y, 680, ROW - 8)
-            draw.panel(
-                surface,
-                box,
-                layout,
-                color=theme.PANEL if chosen else theme.BACKGROUND,
-                edge=theme.GOLD if chosen else theme.PANEL_EDGE,
-                radius=12,
-                width=3 if chosen else 1,
-            )
+            colour = draw.option(surface, layout, box, chosen, radius=12, width=3)
             if i < len(VARIANTS):
                 variant = VARIANTS[i]
                 title = tr.ruling(variant.title_key)
@@ -64,7 +56,6 @@ class Choose(Scene):
                     tr("Rules and odds"),
                     tr("How to play, the sources, the exact odds."),
                 )
-            colour = theme.GOLD if chosen else theme.TEXT
             draw.text(surface, layout, title, (80, y + 5), 20, "serif-bold", colour, max_width=640)
             draw.text(
                 surface, layout, summary, (80, y + 28), 13, "sans", theme.MUTED, max_width=640

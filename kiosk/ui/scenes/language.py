@@ -67,13 +67,15 @@ class Language(Scene):
             x = 40 + i * 250
             chosen = i == self.selected
             box = layout.rect(x, 150 - (10 if chosen else 0), 220, 220 + (20 if chosen else 0))
-            draw.panel(
+            draw.option(
                 surface,
-                box,
                 layout,
-                edge=theme.GOLD if chosen else theme.PANEL_EDGE,
+                box,
+                chosen,
                 radius=18,
-                width=4 if chosen else 1.5,
+                width=4,
+                rest_width=1.5,
+                rest_color=theme.PANEL,
             )
             draw.text(
                 surface,

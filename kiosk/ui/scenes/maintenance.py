@@ -139,24 +139,9 @@ class Maintenance(Scene):
             y = 76 + i * 50
             chosen = i == self.selected
             box = layout.rect(16, y, 250, 42)
-            draw.panel(
-                surface,
-                box,
-                layout,
-                color=theme.PANEL if chosen else theme.BACKGROUND,
-                edge=theme.GOLD if chosen else theme.PANEL_EDGE,
-                radius=8,
-                width=2.5 if chosen else 1,
-            )
+            colour = draw.option(surface, layout, box, chosen, radius=8, width=2.5)
             draw.text(
-                surface,
-                layout,
-                tr(label),
-                (30, y + 11),
-                16,
-                "sans-bold",
-                theme.GOLD if chosen else theme.TEXT,
-                max_width=225,
+                surface, layout, tr(label), (30, y + 11), 16, "sans-bold", colour, max_width=225
             )
         area = layout.rect(280, 76, 506, 292)
         draw.panel(surface, area, layout, color=(12, 10, 8), radius=10)
