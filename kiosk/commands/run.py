@@ -89,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     on_frame = None
+    autoplay = None
     if args.autoplay:
         from kiosk.ui.autoplay import Autoplay
 
@@ -104,4 +105,6 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 0
     finally:
+        if autoplay is not None:  # each game that ended, once: `history` lists them as over
+            log.info("autoplay: %d games played to the end", autoplay.games)
         app.shutdown(kiosk)

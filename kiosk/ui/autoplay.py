@@ -33,7 +33,8 @@ class Autoplay:
 
     def __init__(self, kiosk) -> None:
         self.kiosk = kiosk
-        self.games = 0
+        self.games = 0  # finished games seen on the result screen, each counted once
+        self._counted: int | None = None  # id of the last game counted
         self.order = variant_order()
         self._next = 0.0
         self._thrown_at: float | None = None
@@ -64,11 +65,18 @@ class Autoplay:
         elif scene == "play":
             self.play(now)
         elif scene == "result":
-            self.games += 1
+            self._count(kiosk.match)
             self._thrown_at = None
             kiosk.press("right")  # another game
         else:
             kiosk.press("ok", "hold")  # out of maintenance or anything unexpected
+
+    def _count(self, match) -> None:
+        """Count the game on the result screen once, by its id: leaving the screen may take more
+        than one press (the first may only answer "still playing?")."""
+        if match is not None and match.is_over and match.game_id != self._counted:
+            self._counted = match.game_id
+            self.games += 1
 
     def play(self, now: float) -> None:
         kiosk, scene = self.kiosk, self.kiosk.scene

@@ -48,6 +48,7 @@ def test_autoplay_plays_complete_games_of_both(tmp_path: Path) -> None:
 
     log = GameLog.in_dir(tmp_path)
     over = [g for g in log.games() if g.status == "over"]
+    assert len(over) == 2  # --max-games counts the games that ended, each once
     assert {g.game for g in over} >= {"azar", "medio-azar"}
     for game in over:
         assert game.throws, game

@@ -167,6 +167,17 @@ def test_idle_asks_then_returns_to_attract_and_abandons(kiosk) -> None:
     assert kiosk.log.game(game_id).status == "abandoned"
 
 
+def test_a_throw_read_while_idle_asks_puts_the_game_back_on_screen(kiosk) -> None:
+    start(kiosk)
+    kiosk.test_clock.t = kiosk.config.kiosk.still_playing_seconds + 1
+    kiosk.frame(1 / 30)
+    assert kiosk.scenes["idle"].asking
+    kiosk.events.put(roll(2, 3, 4))  # the players threw instead of pressing a button
+    kiosk.frame(1 / 30)
+    assert kiosk.match.throws == [(2, 3, 4)]
+    assert not kiosk.scenes["idle"].asking
+
+
 def test_hold_ok_opens_and_closes_maintenance(kiosk) -> None:
     start(kiosk)
     press(kiosk, "ok", kind="hold")
@@ -388,3 +399,30 @@ def test_an_uncalibrated_tray_is_shown_to_staff_until_calibrated(kiosk, monkeypa
     shown.clear()
     kiosk.draw_notices()
     assert not kiosk.uncalibrated and warning not in shown
+
+
+def test_autoplay_counts_a_finished_game_once_however_many_presses_it_takes(kiosk) -> None:
+    from kiosk.ui.autoplay import Autoplay
+
+    autoplay = Autoplay(kiosk)
+    start(kiosk)
+    kiosk.events.put(roll(6, 6, 6))  # an azar on the first throw: the game is over
+    kiosk.frame(0.0)
+    for _ in range(120):  # the last ruling stays a moment, then the result
+        kiosk.test_clock.t += 1 / 30
+        kiosk.frame(1 / 30)
+    assert kiosk.scene.name == "result"
+    # Nobody pressed for a while (a stalled machine, at the demo's fast clock): the first press
+    # on the result screen only answers "still playing?", the second one leaves it.
+    kiosk.test_clock.t += kiosk.config.kiosk.still_playing_seconds + 1
+    kiosk.frame(1 / 30)
+    assert kiosk.scenes["idle"].asking
+    for _ in range(200):
+        autoplay.step()
+        kiosk.test_clock.t += 0.1
+        kiosk.frame(0.1)
+        if kiosk.scene.name != "result":
+            break
+    assert kiosk.scene.name == "choose"
+    assert kiosk.log.counts() == {"over": 1}
+    assert autoplay.games == 1

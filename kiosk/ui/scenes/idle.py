@@ -44,8 +44,8 @@ class StillPlaying(Scene):
                 kiosk.match = None
             kiosk.set_language(kiosk.default_language)
             kiosk.goto("attract")
-        elif idle >= ask:
-            self.asking = True
+        else:  # a throw read is activity too: the question goes once the players play on
+            self.asking = idle >= ask
 
     def render_over(self, surface: pygame.Surface, layout: Layout) -> None:
         if not self.asking:
