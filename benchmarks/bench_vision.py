@@ -29,6 +29,7 @@ import numpy as np
 
 from hardware.sim.dice import PIPS
 from vision.calibration import Calibration
+from vision.dice_net import find_dice
 from vision.reading import RerollReason
 from vision.settle import SettleConfig, SettleDetector, ThrowWatcher
 
@@ -119,7 +120,7 @@ def measure(width: int, height: int, repeat: int, read_roll: Callable | None) ->
     greys = [cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) for frame in noisy]
     luma = SettleDetector(SettleConfig(), calibration)
     settle_grey = median_ms(lambda i: luma.update(greys[i % len(greys)], i / 30), repeat)
-    read_cell = bare_cell = "n/a"
+    read_cell = bare_cell = finder_cell = "n/a"
     answer = "vision.reader.read_roll not available yet"
     if read_roll is not None:
         runs = max(20, repeat // 5)
@@ -128,12 +129,14 @@ def measure(width: int, height: int, repeat: int, read_roll: Callable | None) ->
         )
         bare = median_ms(lambda i: read_roll(noisy[i % len(noisy)]), runs)
         read_cell, bare_cell = f"{calibrated:6.2f} ms", f"{bare:6.2f} ms"
+        finder = median_ms(lambda i: find_dice(noisy[i % len(noisy)], side / 0.8), runs)
+        finder_cell = f"{finder:6.2f} ms"
         roll = read_roll(noisy[0], calibration=calibration)
         right = roll.ok and sorted(roll.values) == sorted(VALUES)
         answer = f"{roll.status} {roll.values} ({'right' if right else 'WRONG'})"
     return (
         f"{width:>4}x{height:<5} | {settle:9.3f} ms | {settle_grey:9.3f} ms | {read_cell:>9} | "
-        f"{bare_cell:>9} | {answer}"
+        f"{bare_cell:>9} | {finder_cell:>9} | {answer}"
     )
 
 
@@ -208,8 +211,10 @@ def main() -> None:
         print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("settle: the per-frame check on the BGR frame, and on its grey plane (picamera2 lores)")
     print("read: vision.reader.read_roll with the tray calibration, and bare (no calibration)")
+    print("finder: the die finder alone (vision.dice_net), which the reader adds only when the")
+    print("pips alone do not give an ok roll (the second look)")
     print(f"{'frame':>10} | {'settle BGR':>12} | {'settle grey':>12} | {'read':>9} | "
-          f"{'read bare':>9} | answer")  # fmt: skip
+          f"{'read bare':>9} | {'finder':>9} | answer")  # fmt: skip
     for width, height in ((640, 480), (1280, 720)):
         print(measure(width, height, args.repeat, read_roll))
     if args.throws and read_roll is not None:

@@ -1,6 +1,6 @@
 """Evaluate the dice reader on the labelled real photo sets (../shared/data/dice-photos/*).
 
-Usage: .venv/bin/python benchmarks/eval_photos.py [--data DIR] [--set NAME] [--list]
+Usage: .venv/bin/python benchmarks/eval_photos.py [--data DIR] [--set NAME] [--list] [--pips-only]
 
 Each image is read with `expect=None` (any number of dice). Per set it prints:
 - images; dice labelled;
@@ -69,13 +69,15 @@ def match(dice, labels) -> tuple[int, int]:
     return right, wrong
 
 
-def evaluate(images: dict[Path, list], show: bool) -> tuple[Counter, list[float]]:
+def evaluate(
+    images: dict[Path, list], show: bool, second_look: bool = True
+) -> tuple[Counter, list[float]]:
     counts: Counter = Counter()
     times = []
     for path, labels in images.items():
         frame = cv2.imread(str(path))
         start = time.perf_counter()
-        roll = read_roll(frame, expect=None)
+        roll = read_roll(frame, expect=None, second_look=second_look)
         times.append(time.perf_counter() - start)
         counts["images"] += 1
         counts["labelled"] += len(labels)
@@ -113,6 +115,9 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of photo sets")
     parser.add_argument("--set", action="append", help="only this set (repeatable)")
     parser.add_argument("--list", action="store_true", help="list the images answered wrongly")
+    parser.add_argument(
+        "--pips-only", action="store_true", help="the pip reader alone, without the second look"
+    )
     args = parser.parse_args()
     if not args.data.is_dir():
         print(f"no photo sets at {args.data} (use --data)", file=sys.stderr)
@@ -131,8 +136,8 @@ def main() -> int:
         paths = list(images)
         held = {p: images[p] for i, p in enumerate(paths) if i % 4 == 3}
         dev = {p: images[p] for i, p in enumerate(paths) if i % 4 != 3}
-        c_dev, t_dev = evaluate(dev, args.list)
-        c_held, t_held = evaluate(held, args.list)
+        c_dev, t_dev = evaluate(dev, args.list, not args.pips_only)
+        c_held, t_held = evaluate(held, args.list, not args.pips_only)
         print(row(f"{set_dir.name} (dev)", c_dev))
         print(row(f"{set_dir.name} (held-out)", c_held))
         print(row(f"**{set_dir.name} (all)**", c_dev + c_held))

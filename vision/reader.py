@@ -8,11 +8,14 @@ glared, or simply not understood) makes the whole roll a `reroll` with the reaso
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
+from vision import dice_net
 from vision.bodies import Body, find_bodies, to_lab, working_copy
 from vision.calibration import Calibration
 from vision.faces import LAYOUTS, FaceFit, fit_face
@@ -27,6 +30,9 @@ from vision.pips import (
     spot_centres,
 )
 from vision.reading import Die, RerollReason, Roll
+from vision.second_look import merge, not_faces, read_faces
+
+log = logging.getLogger(__name__)
 
 # A body is a die candidate when its size is within these multiples of the die size;
 # smaller specks and larger clutter (a hand, a tray rim) are not dice.
@@ -504,9 +510,16 @@ def decide(readings: list[DieReading], expect: int | None) -> Roll:
 
 
 def inspect(
-    frame: np.ndarray, *, expect: int | None = 3, calibration: Calibration | None = None
+    frame: np.ndarray,
+    *,
+    expect: int | None = 3,
+    calibration: Calibration | None = None,
+    second_look: bool = True,
 ) -> tuple[Roll, list[DieReading]]:
-    """read_roll() plus every die candidate with its reading (for the debug view)."""
+    """read_roll() plus every die candidate with its reading (for the debug view).
+
+    second_look: when the pips alone do not give an `ok` roll, ask the die finder too.
+    """
     problem = frame_problem(frame)
     if problem is not None:
         return Roll((), RerollReason.BAD_FRAME, problem), []
@@ -514,15 +527,46 @@ def inspect(
         readings, _ = read_dice(frame, calibration)
     except cv2.error as error:  # a frame OpenCV cannot digest is a bad frame, not a crash
         return Roll((), RerollReason.BAD_FRAME, f"OpenCV: {error.err}"), []
+    roll = decide(readings, expect)
+    if roll.ok or not second_look:
+        return roll, readings
+    readings = _second_look(frame, readings, calibration)
     return decide(readings, expect), readings
 
 
+def _second_look(
+    frame: np.ndarray, readings: list[DieReading], calibration: Calibration | None
+) -> list[DieReading]:
+    """The readings amended by the die finder and face classifier (second_look.py); unchanged
+    if they cannot run (a model file missing: the pips alone still read)."""
+    die = calibration.die_size / FACE_OF_BODY if calibration and calibration.die_size else None
+    tray = calibration.tray if calibration is not None else None
+    photo = calibration is None or (calibration.empty is None and calibration.tray is None)
+    try:
+        candidates = read_faces(frame, dice_net.find_dice(frame, die))
+        clutter = not_faces(frame, readings) if photo else None
+    except (cv2.error, FileNotFoundError) as error:
+        _unavailable(str(error))
+        return readings
+    return merge(readings, candidates, frame.shape, tray, clutter)
+
+
+@lru_cache(maxsize=8)
+def _unavailable(why: str) -> None:
+    """Say once (per cause) that the second look cannot run, not on every read."""
+    log.warning("second look unavailable, the pips alone read: %s", why)
+
+
 def read_roll(
-    frame: np.ndarray, *, expect: int | None = 3, calibration: Calibration | None = None
+    frame: np.ndarray,
+    *,
+    expect: int | None = 3,
+    calibration: Calibration | None = None,
+    second_look: bool = True,
 ) -> Roll:
     """Read the dice in a BGR uint8 frame (h, w, 3). Never raises on a bad frame.
 
     expect: the number of dice the game needs (None: any number). The Roll is `ok` only when
     exactly that many dice were found and every one was read with confidence.
     """
-    return inspect(frame, expect=expect, calibration=calibration)[0]
+    return inspect(frame, expect=expect, calibration=calibration, second_look=second_look)[0]

@@ -1,0 +1,140 @@
+"""Evaluate the die-face classifier on the labelled boxes of the real photo sets.
+
+Usage: .venv/bin/python benchmarks/eval_face_classifier.py [--data DIR] [--model FILE] [--dev]
+
+Oracle boxes: every labelled die of the held-out part (every fourth image in name order, as
+benchmarks/eval_photos.py splits them; the classifier never trained on it) is cropped by
+`crop_die` at its box centre with the square root of its box's area as size. Per set it prints the
+accuracy, the confusion matrix (rows: label, columns: answer, "-" = not a die face), the
+coverage/error trade-off (at p >= t: the share of dice answered with a value, and how many of
+those are wrong), and how often bare-tray / half-die crops of the same images (centres at least
+0.6 die from every label) are taken for a face. matteop65 never trained positives: all of its
+images are reported too. Also prints the classification time for 25 crops on one thread.
+Its effect on the reader (the second look) is measured by benchmarks/eval_photos.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from vision.face_classifier import MODEL, FaceClassifier  # noqa: E402
+
+DEFAULT_DATA = REPO.parent / "shared" / "data" / "dice-photos"
+THRESHOLDS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99)
+
+
+def load_split(set_dir: Path) -> tuple[dict, dict]:
+    """(development, held-out): image path -> [(value, cx, cy, size)], split as eval_photos."""
+    labels: dict[Path, list] = defaultdict(list)
+    with open(set_dir / "annotations.csv", newline="") as handle:
+        for row in csv.DictReader(handle):
+            path = set_dir / "images" / row["split"] / row["image"]
+            x0, y0, x1, y1 = (float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            labels[path].append(
+                (int(row["value"]), (x0 + x1) / 2, (y0 + y1) / 2, ((x1 - x0) * (y1 - y0)) ** 0.5)
+            )
+    paths = sorted(labels)
+    dev = {p: labels[p] for i, p in enumerate(paths) if i % 4 != 3}
+    held = {p: labels[p] for i, p in enumerate(paths) if i % 4 == 3}
+    return dev, held
+
+
+def background_centres(shape, dice, rng, count: int) -> list[tuple[float, float, float]]:
+    """Crop boxes at least 0.6 die from every labelled die (tray, rims, half dice)."""
+    h, w = shape[:2]
+    size = float(np.median([d[3] for d in dice]))
+    centres = np.array([(d[1], d[2]) for d in dice])
+    out = []
+    for _ in range(50 * count):
+        x, y = rng.uniform(0, w), rng.uniform(0, h)
+        if np.min(np.hypot(*(centres - (x, y)).T)) >= 0.6 * size:
+            out.append((x, y, size))
+            if len(out) == count:
+                break
+    return out
+
+
+def evaluate(classifier: FaceClassifier, images: dict, rng) -> tuple[list, list]:
+    """[(label, answer or 0, p)] for the dice, [(answer or 0, p)] for background crops."""
+    dice, background = [], []
+    for path, labels in images.items():
+        frame = cv2.imread(str(path))
+        answers = classifier.classify_boxes(frame, [(x, y, s) for _, x, y, s in labels])
+        dice += [(v, a or 0, p) for (v, *_), (a, p) in zip(labels, answers, strict=True)]
+        boxes = background_centres(frame.shape, labels, rng, 5)
+        background += [(a or 0, p) for a, p in classifier.classify_boxes(frame, boxes)]
+    return dice, background
+
+
+def report(name: str, dice: list, background: list) -> None:
+    n = len(dice)
+    right = sum(v == a for v, a, _ in dice)
+    print(f"\n### {name}: {n} dice, {right} right ({100 * right / max(n, 1):.1f}%)")
+    confusion = np.zeros((7, 7), int)
+    for v, a, _ in dice:
+        confusion[v, a] += 1
+    print("label \\ answer    -    1    2    3    4    5    6")
+    for v in range(1, 7):
+        print(f"      {v}      " + "".join(f"{c:5d}" for c in confusion[v]))
+    print("| p >= | dice answered | answered wrongly | background taken for a face |")
+    print("|---|---|---|---|")
+    for t in THRESHOLDS:
+        answered = [(v, a) for v, a, p in dice if a and p >= t]
+        wrong = sum(v != a for v, a in answered)
+        fooled = sum(1 for a, p in background if a and p >= t)
+        print(
+            f"| {t:.2f} | {len(answered)} ({100 * len(answered) / max(n, 1):.1f}%) "
+            f"| {wrong} ({100 * wrong / max(len(answered), 1):.1f}%) "
+            f"| {fooled}/{len(background)} |"
+        )
+
+
+def speed(classifier: FaceClassifier) -> float:
+    """Median ms to classify 25 crops (cropping included) on one thread."""
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(0)
+    frame = rng.integers(0, 255, (480, 640, 3), np.uint8)
+    boxes = [(rng.uniform(50, 590), rng.uniform(50, 430), 40.0) for _ in range(25)]
+    times = []
+    for _ in range(30):
+        start = time.perf_counter()
+        classifier.classify_boxes(frame, boxes)
+        times.append(time.perf_counter() - start)
+    return 1000 * float(np.median(times))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of photo sets")
+    parser.add_argument("--model", type=Path, default=MODEL, help="ONNX model")
+    parser.add_argument("--dev", action="store_true", help="also the development part")
+    args = parser.parse_args()
+    if not args.data.is_dir():
+        print(f"no photo sets at {args.data} (use --data)", file=sys.stderr)
+        return 2
+    classifier = FaceClassifier.load(args.model)
+    rng = np.random.default_rng(1)
+    for set_dir in sorted(p for p in args.data.iterdir() if (p / "annotations.csv").exists()):
+        dev, held = load_split(set_dir)
+        report(f"{set_dir.name} (held-out)", *evaluate(classifier, held, rng))
+        if args.dev or set_dir.name.startswith("matteop65"):
+            label = "all" if set_dir.name.startswith("matteop65") else "dev"
+            parts = {**dev, **held} if label == "all" else dev
+            report(f"{set_dir.name} ({label})", *evaluate(classifier, parts, rng))
+    print(f"\n25 crops cut and classified, one thread: median {speed(classifier):.2f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""The die-face classifier: drawn dice read right, blank tray rejected, real held-out floor."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import synth
+
+from vision.face_classifier import INPUT, FaceClassifier, crop_die
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO.parent / "shared" / "data" / "dice-photos"
+
+# Colours the training never drew on purpose (training used random colours with a luma gap).
+STYLES = synth.STYLES + (
+    synth.Style(body=(160, 60, 20), pip=(250, 250, 250), tray=(120, 120, 120)),  # blue die
+    synth.Style(body=(40, 200, 230), pip=(20, 20, 20), tray=(70, 40, 30)),  # yellow die
+)
+
+
+@pytest.fixture(scope="module")
+def classifier() -> FaceClassifier:
+    return FaceClassifier.load()
+
+
+def drawn(value: int, style: synth.Style, side: float, angle: float) -> np.ndarray:
+    frame = synth.tray(240, 240, style, seed=value)
+    synth.draw_die(frame, synth.DrawnDie(value, (120.3, 119.6), side, angle), style)
+    return crop_die(frame, (120.3, 119.6), side)
+
+
+@pytest.mark.parametrize("style", STYLES, ids=lambda s: f"{s.body}-{s.pip}")
+def test_drawn_dice_read_right(classifier, style):
+    wrong = []
+    for value in range(1, 7):
+        for side, angle in ((40, 0), (48, 17), (64, 33), (56, 71)):
+            answer, p = classifier.classify(drawn(value, style, side, angle))
+            if answer != value:
+                wrong.append((value, side, angle, answer, round(p, 2)))
+    assert not wrong
+
+
+def test_blank_tray_and_clutter_are_not_faces(classifier):
+    for style in STYLES:
+        answer, _ = classifier.classify(crop_die(synth.tray(200, 200, style), (100, 100), 48))
+        assert answer is None
+    # a piece of a six (two pips) and a crop between two dice
+    frame = synth.tray(300, 300, synth.IVORY_ON_GREEN)
+    synth.draw_die(frame, synth.DrawnDie(6, (100, 150), 48), synth.IVORY_ON_GREEN)
+    synth.draw_die(frame, synth.DrawnDie(3, (152, 150), 48), synth.IVORY_ON_GREEN)
+    assert classifier.classify(crop_die(frame, (100, 150), 20))[0] is None
+    assert classifier.classify(crop_die(frame, (126, 150), 48))[0] is None
+
+
+def test_cocked_die_is_not_a_face(classifier):
+    frame = synth.tray(240, 240, synth.IVORY_ON_GREEN)
+    synth.draw_die(frame, synth.DrawnDie(5, (120, 120), 48, 10, tilt=55), synth.IVORY_ON_GREEN)
+    assert classifier.classify(crop_die(frame, (120, 120), 48))[0] is None
+
+
+def test_any_patch_size_and_batch(classifier):
+    style = synth.RED_ON_LIGHT
+    frame = synth.tray(400, 300, style)
+    boxes = [(100.0, 100.0, 48.0), (250.0, 150.0, 48.0), (330.0, 240.0, 48.0)]
+    for value, (x, y, s) in zip((2, 4, 6), boxes, strict=True):
+        synth.draw_die(frame, synth.DrawnDie(value, (x, y), s, 25), style)
+    assert [a for a, _ in classifier.classify_boxes(frame, boxes)] == [2, 4, 6]
+    assert classifier.classify_boxes(frame, []) == []
+    big = crop_die(frame, (250, 150), 48)
+    big = np.repeat(np.repeat(big, 2, axis=0), 2, axis=1)  # 96 px: resized to INPUT
+    assert big.shape[0] == 2 * INPUT
+    assert classifier.classify(big)[0] == 4
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="real photo sets not present")
+@pytest.mark.parametrize(("name", "floor"), [("byler-d6-topdown", 0.75), ("skovy-two-dice", 0.85)])
+def test_real_held_out_accuracy_floor(classifier, name, floor):
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from eval_face_classifier import evaluate, load_split
+
+    _, held = load_split(DATA / name)
+    dice, background = evaluate(classifier, held, np.random.default_rng(0))
+    accuracy = np.mean([v == a for v, a, _ in dice])
+    assert accuracy >= floor
+    confident = [(v, a) for v, a, p in dice if a and p >= 0.99]
+    assert sum(v != a for v, a in confident) <= 0.01 * len(dice)
+    assert np.mean([a != 0 for a, _ in background]) <= 0.05
+
+
+def test_bad_input_gives_a_clear_error(classifier, tmp_path):
+    with pytest.raises(ValueError, match="die crop"):
+        classifier.classify(np.zeros((0, 0, 3), np.uint8))
+    with pytest.raises(FileNotFoundError, match="model missing"):
+        FaceClassifier.load(tmp_path / "none.onnx")

@@ -1,0 +1,91 @@
+"""The second look: when the die finder's word is taken, and when it is not."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.bodies import Body
+from vision.dice_net import Candidate
+from vision.reader import DieReading, decide
+from vision.reading import Die, RerollReason
+from vision.second_look import SURE_DIE, SURE_VALUE, merge
+
+FRAME = (480, 640, 3)
+
+
+def body(x: float, y: float, side: float = 40.0) -> Body:
+    h = side / 2
+    contour = np.array(
+        [[[x - h, y - h]], [[x + h, y - h]], [[x + h, y + h]], [[x - h, y + h]]], dtype=np.int32
+    )
+    return Body((x, y), side, ((x, y), (side, side), 0.0), contour, False, 1)
+
+
+def refused(x: float, y: float, reason: RerollReason, side: float = 40.0) -> DieReading:
+    return DieReading(body(x, y, side), None, reason, "pips not read")
+
+
+def read(x: float, y: float, value: int) -> DieReading:
+    return DieReading(body(x, y), Die(value, (x, y), 34.0, 0.8), None, "")
+
+
+def candidate(x: float, y: float, value: int, p_value: float = 0.995, p_die: float = 0.9):
+    return Candidate((x, y), 40.0, p_die, value, p_value)
+
+
+def test_a_sure_finder_reads_a_die_the_pips_called_blurred():
+    readings = [read(100, 100, 2), refused(300, 200, RerollReason.BLUR), read(500, 300, 6)]
+    roll = decide(merge(readings, [candidate(302, 199, 5)], FRAME), expect=3)
+    assert roll.ok and sorted(roll.values) == [2, 5, 6]
+
+
+def test_an_unsure_finder_leaves_the_refusal():
+    readings = [read(100, 100, 2), refused(300, 200, RerollReason.UNREADABLE), read(500, 300, 6)]
+    roll = decide(merge(readings, [candidate(300, 200, 5, p_value=SURE_VALUE - 0.1)], FRAME), 3)
+    assert roll.reason is RerollReason.UNREADABLE
+
+
+def test_pips_and_finder_disagreeing_is_never_announced():
+    readings = [read(100, 100, 2), read(300, 200, 4), read(500, 300, 6)]
+    roll = decide(merge(readings, [candidate(300, 200, 5, p_value=0.7)], FRAME), 3)
+    assert not roll.ok and roll.reason is RerollReason.UNREADABLE
+    assert sorted(roll.values) == [2, 6]
+
+
+def test_pips_and_finder_agreeing_keep_the_pip_reading():
+    readings = [read(100, 100, 2), read(300, 200, 4), read(500, 300, 6)]
+    merged = merge(readings, [candidate(301, 201, 4)], FRAME)
+    assert merged == readings
+
+
+def test_a_leaning_cut_or_glared_die_stays_refused_whatever_the_finder_says():
+    for reason in (RerollReason.COCKED, RerollReason.CUT, RerollReason.GLARE):
+        readings = [read(100, 100, 2), refused(300, 200, reason), read(500, 300, 6)]
+        roll = decide(merge(readings, [candidate(300, 200, 3)], FRAME), 3)
+        assert roll.reason is reason
+
+
+def test_a_die_no_body_showed_is_read_when_sure_and_refused_when_not():
+    readings = [read(100, 100, 2), read(500, 300, 6)]
+    sure = decide(merge(readings, [candidate(300, 200, 1)], FRAME), 3)
+    assert sure.ok and sorted(sure.values) == [1, 2, 6]
+    unsure = decide(merge(readings, [candidate(300, 200, 1, p_value=0.6)], FRAME), 3)
+    assert unsure.reason is RerollReason.UNREADABLE
+
+
+def test_faint_candidates_at_the_border_or_off_the_tray_are_ignored():
+    readings = [read(100, 100, 2), read(500, 300, 6), read(300, 200, 3)]
+    faint = candidate(300, 400, 1, p_die=SURE_DIE - 0.05)
+    border = candidate(10, 240, 1)
+    off_tray = candidate(600, 440, 1)
+    tray = np.array([[50, 50], [580, 50], [580, 420], [50, 420]], dtype=np.int32)
+    roll = decide(merge(readings, [faint, border, off_tray], FRAME, tray), 3)
+    assert roll.ok and sorted(roll.values) == [2, 3, 6]
+
+
+def test_dice_crowded_into_one_body_are_reported_but_not_announced():
+    crowd = refused(300, 200, RerollReason.OVERLAP, side=90.0)
+    merged = merge([crowd], [candidate(280, 200, 3), candidate(320, 200, 4)], FRAME)
+    roll = decide(merged, expect=None)
+    assert roll.reason is RerollReason.OVERLAP
+    assert sorted(roll.values) == [3, 4]

@@ -1,0 +1,339 @@
+"""Train the die-face classifier (vision/face_classifier.py) and export it to ONNX.
+
+Reproduce (dev time only; torch is not a runtime dependency of the kiosk):
+
+    python3 -m venv /work/ml-venv
+    /work/ml-venv/bin/pip install torch==2.13.0 numpy opencv-python-headless==4.11.0.86 onnx
+    PYTHONPATH=. /work/ml-venv/bin/python tools/train_face_classifier.py [--data DIR] [--seed 3]
+
+Data (labels in each set's annotations.csv; images sorted by path, the held-out part is every
+fourth image, `i % 4 == 3`, exactly as benchmarks/eval_photos.py splits them; nothing of the
+held-out part is used here, not even as negatives):
+- byler-d6-topdown, skovy-two-dice: development images only. Positives: each labelled die,
+  cut by `crop_die` at every rotation with scale (0.85-1.2), offset and blur jitter; a die's size
+  is the square root of its box's area, as the die finder (vision/dice_net.py) measures it.
+  Negatives ("not a die face"): patches of tray away from the dice, crops centred half a die
+  off a die (half dice), between two neighbouring dice (two-dice crops), far too small (a piece
+  of a face) or far too large (a cluster).
+- matteop65-webcam-oblique: not used for positives (oblique views: the labelled top face is often
+  a sliver while a side face shows another value). Its development images give background
+  negatives (desk clutter) only.
+- Synthetic dice drawn by tests/vision/synth.py with random body, pip and tray colours, sizes
+  and rotations (and cocked dice, tilted 40-70 degrees, as negatives), and dice thrown on the
+  simulated tray (hardware/sim) with random colours, for dice colours no photo shows.
+Photometric augmentation while training: channel permutation (new colours), inversion (light
+pips on dark dice and the reverse), contrast, noise.
+
+The seed fixes everything (numpy and torch). Network: a strided 3x3 convolution then five 3x3
+blocks (24 to 128 channels), global average pooling, 7 outputs. 14 epochs take about 35 minutes
+on two shared cores (`--epochs 14 --cache FILE`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests" / "vision"))
+
+import synth  # noqa: E402
+
+from vision.face_classifier import INPUT, MODEL, crop_die, normalise  # noqa: E402
+
+DEFAULT_DATA = REPO.parent / "shared" / "data" / "dice-photos"
+TRAIN_SETS = ("byler-d6-topdown", "skovy-two-dice")
+NEGATIVE_ONLY_SETS = ("matteop65-webcam-oblique",)
+
+
+def load_split(set_dir: Path) -> tuple[dict, dict]:
+    """(development, held-out) image path -> [(value, cx, cy, size)], split as eval_photos."""
+    labels: dict[Path, list] = defaultdict(list)
+    with open(set_dir / "annotations.csv", newline="") as handle:
+        for row in csv.DictReader(handle):
+            path = set_dir / "images" / row["split"] / row["image"]
+            x0, y0, x1, y1 = (float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            labels[path].append(
+                (int(row["value"]), (x0 + x1) / 2, (y0 + y1) / 2, ((x1 - x0) * (y1 - y0)) ** 0.5)
+            )
+    paths = sorted(labels)
+    dev = {p: labels[p] for i, p in enumerate(paths) if i % 4 != 3}
+    held = {p: labels[p] for i, p in enumerate(paths) if i % 4 == 3}
+    return dev, held
+
+
+def jittered(frame, cx, cy, size, rng, offset=0.07, scale=(0.85, 1.2)) -> np.ndarray:
+    """A crop of the die at (cx, cy) at a random rotation, with scale and offset jitter."""
+    s = size * rng.uniform(*scale)
+    dx, dy = rng.normal(0, offset * size, 2)
+    crop = crop_die(frame, (cx + dx, cy + dy), s, rng.uniform(0, 360))
+    if rng.random() < 0.25:
+        crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.4, 1.1))
+    return crop
+
+
+def negatives_around(frame, dice, rng, count: int, with_dice: bool = True) -> list[np.ndarray]:
+    """Crops that are not one whole die: bare tray, half dice, two dice, wrong scale."""
+    h, w = frame.shape[:2]
+    size = float(np.median([d[3] for d in dice]))
+    centres = np.array([(d[1], d[2]) for d in dice])
+    out = []
+    tries = 0
+    while len(out) < count and tries < 50 * count:
+        tries += 1
+        kind = rng.integers(4) if with_dice else 0
+        s = size * rng.uniform(0.85, 1.2)
+        if kind == 0:  # bare tray, or a piece of a die at a crop's edge
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+            if np.min(np.hypot(*(centres - (x, y)).T)) < 0.6 * size:
+                continue
+        elif kind == 1:  # half a die: centre half to one die off a die's centre
+            _, cx, cy, ds = dice[rng.integers(len(dice))]
+            a = rng.uniform(0, 2 * np.pi)
+            r = rng.uniform(0.5, 0.9) * ds
+            x, y = cx + r * np.cos(a), cy + r * np.sin(a)
+            if np.min(np.hypot(*(centres - (x, y)).T)) < 0.45 * size:
+                continue
+        elif kind == 2:  # two neighbouring dice
+            if len(dice) < 2:
+                continue
+            i, j = rng.choice(len(dice), 2, replace=False)
+            d = np.hypot(dice[i][1] - dice[j][1], dice[i][2] - dice[j][2])
+            if d > 1.6 * size:
+                continue
+            x, y = (dice[i][1] + dice[j][1]) / 2, (dice[i][2] + dice[j][2]) / 2
+            s = max(s, d)
+        else:  # a die at the wrong scale: a piece of its face, or a cluster around it
+            _, x, y, ds = dice[rng.integers(len(dice))]
+            s = ds * (rng.uniform(0.35, 0.5) if rng.random() < 0.5 else rng.uniform(2.4, 3.5))
+        out.append(crop_die(frame, (x, y), s, rng.uniform(0, 360)))
+    return out
+
+
+def photo_data(data: Path, rng) -> tuple[list, list]:
+    """Crops and labels (0 = not a face, 1..6) from the development part of the photo sets."""
+    crops, labels = [], []
+    for name in TRAIN_SETS + NEGATIVE_ONLY_SETS:
+        dev, _ = load_split(data / name)
+        per_die = 8 if name == "byler-d6-topdown" else 40
+        for path, dice in dev.items():
+            frame = cv2.imread(str(path))
+            if name in NEGATIVE_ONLY_SETS:
+                negs = negatives_around(frame, dice, rng, 12, with_dice=False)
+            else:
+                for value, cx, cy, size in dice:
+                    for _ in range(per_die):
+                        crops.append(jittered(frame, cx, cy, size, rng))
+                        labels.append(value)
+                negs = negatives_around(frame, dice, rng, len(dice) * per_die // 4 + 6)
+            crops += negs
+            labels += [0] * len(negs)
+    return crops, labels
+
+
+def random_colour(rng) -> tuple[int, int, int]:
+    return tuple(int(c) for c in rng.integers(0, 256, 3))
+
+
+def luma(bgr) -> float:
+    return 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]
+
+
+def synth_data(rng, count: int) -> tuple[list, list]:
+    """Single dice drawn by tests/vision/synth.py in random colours; a fifth cocked (negative)."""
+    crops, labels = [], []
+    for _ in range(count):
+        body = random_colour(rng)
+        pip = random_colour(rng)
+        while abs(luma(body) - luma(pip)) < 70:
+            pip = random_colour(rng)
+        style = synth.Style(body=body, pip=pip, tray=random_colour(rng))
+        side = rng.uniform(28, 90)
+        n = int(side * 4)
+        frame = synth.tray(n, n, style, uneven=rng.uniform(0, 0.5), seed=int(rng.integers(1 << 30)))
+        value = int(rng.integers(1, 7))
+        tilt = rng.uniform(40, 70) if rng.random() < 0.2 else 0.0
+        centre = (n / 2 + rng.normal(0, 2), n / 2 + rng.normal(0, 2))
+        for _ in range(int(rng.integers(0, 3))):  # neighbours in the margin
+            a = rng.uniform(0, 2 * np.pi)
+            other = (centre[0] + 1.25 * side * np.cos(a), centre[1] + 1.25 * side * np.sin(a))
+            synth.draw_die(
+                frame,
+                synth.DrawnDie(int(rng.integers(1, 7)), other, side, rng.uniform(0, 90)),
+                style,
+            )
+        synth.draw_die(frame, synth.DrawnDie(value, centre, side, rng.uniform(0, 90), tilt), style)
+        crops.append(jittered(frame, n / 2, n / 2, side, rng))
+        labels.append(0 if tilt else value)
+        if rng.random() < 0.3:
+            negs = negatives_around(frame, [(value, *centre, side)], rng, 1)
+            crops += negs
+            labels += [0] * len(negs)
+    return crops, labels
+
+
+def sim_data(rng, trays: int, throws: int) -> tuple[list, list]:
+    """Dice thrown on the simulated tray (perspective, shading, shadows) in random colours."""
+    from hardware.sim import SimulatedTray
+
+    crops, labels = [], []
+    for _ in range(trays):
+        die = float(rng.uniform(30, 70))
+        body = random_colour(rng)
+        pip = random_colour(rng)
+        while abs(luma(body) - luma(pip)) < 70:
+            pip = random_colour(rng)
+        hexes = ["#{:02x}{:02x}{:02x}".format(*c[::-1]) for c in (body, pip, random_colour(rng))]
+        tray = SimulatedTray(
+            (640, 480),
+            die_size=int(die),
+            die_colour=hexes[0],
+            pip_colour=hexes[1],
+            felt_colour=hexes[2],
+            surface="felt" if rng.random() < 0.5 else "wood",
+            seed=int(rng.integers(1 << 30)),
+            clock=lambda: 0.0,
+        )
+        for _ in range(throws):
+            tray.throw()
+            poses = tray._throw.final
+            frame = tray.render(poses)
+            dice = []
+            for pose in poses:
+                corners = tray.geometry.project(pose.corners(tray.geometry.die))
+                (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+                dice.append(
+                    (pose.top_value(), (x0 + x1) / 2, (y0 + y1) / 2, ((x1 - x0) * (y1 - y0)) ** 0.5)
+                )
+            for value, cx, cy, size in dice:
+                crops.append(jittered(frame, cx, cy, size, rng))
+                labels.append(value)
+            negs = negatives_around(frame, dice, rng, 1)
+            crops += negs
+            labels += [0] * len(negs)
+    return crops, labels
+
+
+def build_net():
+    import torch.nn as nn
+
+    def block(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+    return nn.Sequential(
+        nn.Conv2d(3, 24, 3, stride=2, padding=1, bias=False),  # 32
+        nn.BatchNorm2d(24),
+        nn.ReLU(),
+        *block(24, 32),
+        nn.MaxPool2d(2),  # 16
+        *block(32, 64),
+        *block(64, 64),
+        nn.MaxPool2d(2),  # 8
+        *block(64, 128),
+        *block(128, 128),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Dropout(0.2),
+        nn.Linear(128, 7),
+    )
+
+
+def augment(x, rng):
+    """Photometric augmentation of a normalised batch (n, 3, H, W), in numpy."""
+    n = len(x)
+    perm = np.array([rng.permutation(3) for _ in range(n)])
+    x = np.take_along_axis(x, perm[:, :, None, None], axis=1)
+    flip = rng.random(n) < 0.3
+    x[flip] = -x[flip]
+    x *= rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32)
+    x += rng.normal(0, 0.08, x.shape).astype(np.float32) * (rng.random((n, 1, 1, 1)) < 0.5)
+    return x
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--lr", type=float, default=5e-3, help="peak learning rate")
+    parser.add_argument("--cache", type=Path, help="crops saved here once, reused next time")
+    parser.add_argument("--out", type=Path, default=MODEL)
+    args = parser.parse_args()
+
+    import torch
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(2)
+    rng = np.random.default_rng(args.seed)
+    start = time.time()
+    if args.cache and args.cache.exists():
+        saved = np.load(args.cache)
+        crops, labels = saved["crops"], saved["labels"]
+    else:
+        parts = [photo_data(args.data, rng), synth_data(rng, 6000), sim_data(rng, 30, 12)]
+        crops = np.array([c for p in parts for c in p[0]], np.uint8)
+        labels = np.array([v for p in parts for v in p[1]], np.int64)
+        if args.cache:
+            np.savez(args.cache, crops=crops, labels=labels)
+    print(
+        f"{len(crops)} crops ({np.bincount(labels, minlength=7).tolist()} per class) "
+        f"in {time.time() - start:.0f} s",
+        flush=True,
+    )
+    x_all = normalise(crops)
+    rng = np.random.default_rng(args.seed)  # training draws the same with or without a cache
+
+    net = build_net()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * (len(x_all) // 256)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
+    for epoch in range(args.epochs):
+        net.train()
+        order = rng.permutation(len(x_all))
+        total, right = 0.0, 0
+        for b in range(len(x_all) // 256):
+            idx = order[b * 256 : (b + 1) * 256]
+            xb = torch.from_numpy(augment(x_all[idx].copy(), rng))
+            yb = torch.from_numpy(labels[idx])
+            out = net(xb)
+            loss = loss_fn(out, yb)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach()) * len(idx)
+            right += int((out.argmax(1) == yb).sum())
+        n = (len(x_all) // 256) * 256
+        print(
+            f"epoch {epoch + 1}: loss {total / n:.3f}, train accuracy {right / n:.3f} "
+            f"({time.time() - start:.0f} s)",
+            flush=True,
+        )
+
+    net.eval()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        net,
+        torch.zeros(1, 3, INPUT, INPUT),
+        str(args.out),
+        input_names=["crop"],
+        output_names=["logits"],
+        dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}},
+        opset_version=13,
+        dynamo=False,
+    )
+    print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

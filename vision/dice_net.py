@@ -1,0 +1,90 @@
+"""The die finder: a small convolutional net that points at dice a classical outline misses.
+
+Die bodies found by colour (bodies.py) fail where dice crowd, touch or match the tray; the net,
+trained on labelled photos and simulated trays (tools/train_dice_net.py), marks where top faces
+are centred, which face each shows and how large the die is. It runs with OpenCV's DNN module
+(no other runtime). Its answers are candidates: the reader still decides what is announced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODEL = Path(__file__).resolve().parent / "models" / "dice_net.onnx"
+STRIDE = 4  # frame pixels per cell of the net's maps
+ALIGN = 8  # the net's input sides must be multiples of this
+LONG_SIDE = 640  # the net sees frames scaled to this long side...
+DIE_SIDE = 38.0  # ...or, when the die size is known, scaled so a die is this wide
+MIN_HEAT = 0.2  # weaker peaks are not candidates at all
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A die the net points at: its centre and size (side of a square of the die's area) in
+    frame pixels, and how sure the net is that a die is there. `value` and `p_value` are the
+    face read there and its probability, once the face classifier has looked (0 and 0.0 before,
+    and 0 when it sees no die face)."""
+
+    centre: tuple[float, float]
+    size: float
+    p_die: float
+    value: int = 0
+    p_value: float = 0.0
+
+
+@lru_cache(maxsize=1)
+def _net(path: str = str(MODEL)) -> cv2.dnn.Net:
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"die finder model missing: {path}")
+    return cv2.dnn.readNetFromONNX(path)
+
+
+def _scale(shape: tuple[int, ...], die: float | None) -> float:
+    if die:
+        return DIE_SIDE / die
+    return LONG_SIDE / max(shape[:2])
+
+
+def maps(frame: np.ndarray, scale: float) -> np.ndarray:
+    """The net's maps (2, h/4, w/4) for the frame scaled by `scale`: heat logit, log die size."""
+    image = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    h, w = image.shape[:2]
+    ph, pw = -h % ALIGN, -w % ALIGN
+    fill = tuple(float(c) for c in np.median(image.reshape(-1, 3), axis=0))
+    image = cv2.copyMakeBorder(image, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=fill)
+    net = _net()
+    net.setInput(cv2.dnn.blobFromImage(image, 1 / 255.0))
+    return net.forward()[0]
+
+
+def find_dice(frame: np.ndarray, die: float | None = None) -> list[Candidate]:
+    """Every die the net points at, surest first (peaks of the heat map, one per die).
+
+    die: the expected die size in frame pixels (a calibration's), else the frame is read at a
+    long side of 640 px, the scale of the photos the net learnt from.
+    """
+    scale = _scale(frame.shape, die)
+    out = maps(frame, scale)
+    heat = 1.0 / (1.0 + np.exp(-out[0]))
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > MIN_HEAT)
+    found = []
+    rows, cols = heat.shape
+    for y, x in zip(*np.nonzero(peaks), strict=True):
+        y0, y1, x0, x1 = max(0, y - 1), min(rows, y + 2), max(0, x - 1), min(cols, x + 2)
+        weights = heat[y0:y1, x0:x1]
+        gy, gx = np.mgrid[y0:y1, x0:x1]
+        cy = float((weights * gy).sum() / weights.sum())
+        cx = float((weights * gx).sum() / weights.sum())
+        found.append(
+            Candidate(
+                centre=((cx + 0.5) * STRIDE / scale, (cy + 0.5) * STRIDE / scale),
+                size=float(np.exp(out[-1, y, x])) / scale,
+                p_die=float(heat[y, x]),
+            )
+        )
+    return sorted(found, key=lambda c: -c.p_die)

@@ -1,0 +1,133 @@
+"""A learned second opinion on a die's top face: crop -> 1..6, or None (not a die face).
+
+The pip reader (`pips.py`, `faces.py`) explains *why* it reads a value; this small
+convolutional network only says *what* the crop looks like. The two fail differently, so the
+reader can announce a die only when both agree (a veto, never a guess) and can let its
+candidate search be more liberal (clutter is rejected here).
+
+Input convention (the same function cuts the training crops, so keep to it):
+`crop_die(frame, centre, size)` takes a square of `CROP_SCALE` x `size` pixels centred on the
+die's centre, axis-aligned (the network was trained at every rotation), and resamples it to
+`INPUT` x `INPUT` pixels. `size` is the die's side in pixels (for a labelled box, its longer
+side). Each channel is then centred on its own mean and the patch scaled by its standard
+deviation, so exposure and white balance do not matter.
+
+The network runs in OpenCV's DNN module (no other runtime dependency); the model was trained
+by `tools/train_face_classifier.py` and is shipped as `vision/models/face_classifier.onnx`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+CROP_SCALE = 1.3  # crop side in die sides: the whole die with a little tray around it
+INPUT = 64  # network input side in pixels (a 40 px die is enlarged a little, nothing is lost)
+NOT_A_FACE = 0  # class index of "not a die face"; classes 1..6 are the values
+MODEL = Path(__file__).with_name("models") / "face_classifier.onnx"
+
+
+def crop_die(
+    frame: np.ndarray, centre: tuple[float, float], size: float, angle: float = 0.0
+) -> np.ndarray:
+    """The INPUT x INPUT BGR crop of a die of side `size` at `centre` (pixels of `frame`).
+
+    `angle` (degrees) turns the crop; training uses it, callers leave it at 0. Outside the
+    frame the border pixels are repeated, as a camera would show more tray.
+    """
+    side = CROP_SCALE * max(float(size), 1.0)
+    reach = int(np.ceil(side * (1.42 if angle else 1.0))) + 2  # room for the turned corners
+    region = cv2.getRectSubPix(frame, (reach, reach), (float(centre[0]), float(centre[1])))
+    n = max(round(reach * INPUT / side), INPUT)
+    # area averaging when shrinking, so small pips are not lost between samples
+    region = cv2.resize(region, (n, n), interpolation=cv2.INTER_AREA)
+    m = cv2.getRotationMatrix2D((n / 2, n / 2), angle, 1.0)
+    m[:, 2] += INPUT / 2 - n / 2
+    return cv2.warpAffine(region, m, (INPUT, INPUT), flags=cv2.INTER_LINEAR)
+
+
+def normalise(crops: np.ndarray) -> np.ndarray:
+    """(n, INPUT, INPUT, 3) uint8 BGR -> (n, 3, INPUT, INPUT) float32, per crop and channel
+    centred, per crop scaled to unit deviation (the network's input)."""
+    x = crops.astype(np.float32)
+    x -= x.mean(axis=(1, 2), keepdims=True)
+    x /= x.std(axis=(1, 2, 3), keepdims=True) + 4.0  # + 4: a flat patch stays near zero
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    z = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return z / z.sum(axis=1, keepdims=True)
+
+
+class FaceClassifier:
+    """The face network, loaded once (`FaceClassifier.load()`)."""
+
+    def __init__(self, net: cv2.dnn.Net) -> None:
+        self._net = net
+
+    @staticmethod
+    @cache
+    def load(path: Path = MODEL) -> FaceClassifier:
+        """The classifier from its ONNX file; loaded on first use and cached."""
+        if not Path(path).is_file():
+            raise FileNotFoundError(f"face classifier model missing: {path}")
+        net = cv2.dnn.readNetFromONNX(str(path))
+        net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+        net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        return FaceClassifier(net)
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """(n, 7) class probabilities for (n, INPUT, INPUT, 3) crops: column 0 is "not a die
+        face", column v the value v."""
+        if len(crops) == 0:
+            return np.zeros((0, 7), np.float32)
+        self._net.setInput(normalise(np.asarray(crops)))
+        return softmax(self._net.forward().reshape(len(crops), -1))
+
+    def views(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each crop seen eight ways (four turns, each mirrored: every die face looks like a
+        face of the same value so): the mean (n, 7) probabilities, and whether all eight views
+        gave the same answer. A face read the same however it is turned is read for its pips,
+        not for a glint or a neighbour's edge."""
+        crops = np.asarray(crops)
+        if len(crops) == 0:
+            return np.zeros((0, 7), np.float32), np.zeros(0, bool)
+        turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
+        seen = np.array(
+            [
+                self.probabilities(np.ascontiguousarray(v))
+                for v in turned + [v[:, :, ::-1] for v in turned]
+            ]
+        )
+        answers = seen.argmax(axis=2)
+        return seen.mean(axis=0), (answers == answers[0]).all(axis=0)
+
+    def classify(self, patch: np.ndarray) -> tuple[int | None, float]:
+        """(value 1..6 or None for "not a die face", its probability) for one crop.
+
+        `patch` is a BGR crop as `crop_die` cuts it (any size: it is resized to INPUT).
+        """
+        if patch.ndim not in (2, 3) or patch.size == 0:
+            raise ValueError(f"a die crop must be a BGR or grey image, not shape {patch.shape}")
+        if patch.ndim == 2:
+            patch = cv2.cvtColor(patch, cv2.COLOR_GRAY2BGR)
+        if patch.shape[:2] != (INPUT, INPUT):
+            patch = cv2.resize(patch, (INPUT, INPUT), interpolation=cv2.INTER_AREA)
+        return _answer(self.probabilities(patch[None])[0])
+
+    def classify_boxes(
+        self, frame: np.ndarray, boxes: Sequence[tuple[float, float, float]]
+    ) -> list[tuple[int | None, float]]:
+        """One answer per die given as (centre x, centre y, size) in `frame`, in one batch."""
+        crops = np.array([crop_die(frame, (x, y), s) for x, y, s in boxes], np.uint8)
+        return [_answer(p) for p in self.probabilities(crops.reshape(-1, INPUT, INPUT, 3))]
+
+
+def _answer(p: np.ndarray) -> tuple[int | None, float]:
+    best = int(np.argmax(p))
+    return (None if best == NOT_A_FACE else best), float(p[best])

@@ -1,0 +1,182 @@
+"""A second look, by two small learned models, when the pips alone could not read the roll.
+
+The pip reader (reader.py) reads a die only when its pips fit a face layout; on small, crowded,
+marbled or translucent dice it refuses rather than guess. The die finder (dice_net.py) points at
+dice, the face classifier (face_classifier.py) reads the face at each. Their word is taken only
+where the pip reader had nothing to object to but size or blur: a face the classifier is sure of
+on a body the pips called blurred or unreadable, or where no body was seen at all. Where the pips
+and the classifier read a die differently, neither is trusted. Leaning, cut, overlapping or
+glared dice stay refused whatever the models say (dice in a crowd are reported, not announced).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.bodies import Body
+from vision.dice_net import Candidate
+from vision.face_classifier import FaceClassifier, crop_die
+from vision.reading import Die, RerollReason
+
+SURE_DIE = 0.3  # heat at which a candidate may be a die (the classifier then says whether it is)
+SURE_VALUE = 0.9  # mean face probability (all eight views agreeing) to take a reading
+SEEN_DIE = 0.5  # a die this sure, with a face the classifier cannot read, makes the roll unreadable
+DOUBT = 0.5  # a pip reading contradicted by a face this likely is not trusted
+NEAR = 0.5  # a candidate belongs to a die read within this many die sizes
+EDGE = 0.6  # a candidate this near the frame's border (die sizes) may be cut
+SETTLED_BY_FINDER = (RerollReason.BLUR, RerollReason.UNREADABLE)
+
+
+def _inside(body: Body, point: tuple[float, float], margin: float) -> bool:
+    return cv2.pointPolygonTest(body.contour, point, True) >= -margin
+
+
+def _box(candidate: Candidate) -> Body:
+    """A square body where the finder points and no body was seen."""
+    (x, y), side = candidate.centre, candidate.size
+    half = side / 2
+    contour = np.array(
+        [
+            [[x - half, y - half]],
+            [[x + half, y - half]],
+            [[x + half, y + half]],
+            [[x - half, y + half]],
+        ],
+        dtype=np.int32,
+    )
+    return Body((x, y), side, ((x, y), (side, side), 0.0), contour, False, 1)
+
+
+def _die(candidate: Candidate) -> Die:
+    x, y = candidate.centre
+    return Die(
+        value=candidate.value,
+        center=(round(x, 1), round(y, 1)),
+        size=round(candidate.size, 1),
+        confidence=round(candidate.p_value * candidate.p_die, 3),
+    )
+
+
+def _sure(candidate: Candidate) -> bool:
+    return candidate.value != 0 and candidate.p_value >= SURE_VALUE
+
+
+def _whole(candidate: Candidate, width: int, height: int) -> bool:
+    """Far enough from the frame's border not to be cut by it."""
+    x, y = candidate.centre
+    margin = EDGE * candidate.size
+    return margin <= x <= width - margin and margin <= y <= height - margin
+
+
+def _on_tray(point: tuple[float, float], tray: np.ndarray | None) -> bool:
+    return tray is None or cv2.pointPolygonTest(tray.reshape(-1, 1, 2), point, False) >= 0
+
+
+def read_faces(frame: np.ndarray, candidates: list[Candidate]) -> list[Candidate]:
+    """The candidates with the face the classifier reads at each: value 0 when it sees no die
+    face; p_value 0 when its eight views of the die (turned, mirrored) do not all agree."""
+    if not candidates:
+        return []
+    crops = np.array([crop_die(frame, c.centre, c.size) for c in candidates], np.uint8)
+    probs, unanimous = FaceClassifier.load().views(crops)
+    values = probs.argmax(axis=1)
+    return [
+        replace(c, value=int(v), p_value=float(p[v]) if agree else 0.0)
+        for c, v, p, agree in zip(candidates, values, probs, unanimous, strict=True)
+    ]
+
+
+def not_faces(frame: np.ndarray, readings: list) -> list[bool]:
+    """For each reading: an unread body the classifier, in all eight views, surely calls no
+    die face (a shoe's edge, a printed rim, a shadow)."""
+    unread = [i for i, r in enumerate(readings) if r.die is None]
+    flags = [False] * len(readings)
+    if not unread:
+        return flags
+    crops = [crop_die(frame, readings[i].body.centre, readings[i].body.size) for i in unread]
+    probs, unanimous = FaceClassifier.load().views(np.array(crops, np.uint8))
+    for i, p, agree in zip(unread, probs, unanimous, strict=True):
+        flags[i] = bool(agree and p.argmax() == 0 and p[0] >= SURE_VALUE)
+    return flags
+
+
+def merge(
+    readings: list,
+    candidates: list[Candidate],
+    frame_shape: tuple[int, ...],
+    tray: np.ndarray | None = None,
+    clutter: list[bool] | None = None,
+) -> list:
+    """The pip readings, amended by the finder's candidates (see the module's docstring).
+
+    clutter: given for single photos (no calibration: the pip reader's bodies rest on a guessed
+    background), the not_faces() flags of the readings. Then an unread body with
+    no candidate at all in or near it, that the classifier calls no face, is dropped, and a
+    refused body (not one cut by the frame's edge) holding exactly one candidate, surely read and
+    whole in the frame, is read.
+    """
+    from vision.reader import DieReading
+
+    height, width = frame_shape[:2]
+    readings = list(readings)
+    sure = [c for c in candidates if c.p_die >= SURE_DIE and _on_tray(c.centre, tray)]
+    claimed: dict[int, list[Candidate]] = {}
+    loose = []
+    for candidate in sure:
+        owner = None
+        for i, reading in enumerate(readings):
+            die = reading.die
+            if die is not None:
+                if np.hypot(*np.subtract(die.center, candidate.centre)) <= NEAR * die.size * 1.25:
+                    owner = i
+                    break
+            elif _inside(reading.body, candidate.centre, 0.1 * candidate.size):
+                owner = i
+        if owner is None:
+            loose.append(candidate)
+        else:
+            claimed.setdefault(owner, []).append(candidate)
+    for i, found in claimed.items():
+        reading = readings[i]
+        if reading.die is not None:
+            best = max(found, key=lambda c: c.p_die)
+            if best.value not in (0, reading.die.value) and best.p_value >= DOUBT:
+                why = f"pips read {reading.die.value}, the face classifier sees {best.value}"
+                readings[i] = DieReading(reading.body, None, RerollReason.UNREADABLE, why)
+        elif len(found) == 1 and (
+            reading.problem in SETTLED_BY_FINDER
+            or (clutter is not None and reading.problem is not RerollReason.CUT)
+        ):
+            if _sure(found[0]) and _whole(found[0], width, height):
+                readings[i] = DieReading(reading.body, _die(found[0]), None, "die finder")
+        elif reading.problem is RerollReason.OVERLAP:
+            # dice crowded into one body: report the ones the finder reads, keep the refusal
+            readings += [
+                DieReading(_box(c), _die(c), None, "die finder, in a crowd")
+                for c in found
+                if _sure(c)
+            ]
+    if clutter is not None:
+        # no trace of a die there for the finder either (not even a faint peak nearby)
+        traced = {
+            i
+            for i, r in enumerate(readings[: len(clutter)])
+            if any(_inside(r.body, c.centre, 0.5 * c.size) for c in candidates)
+        }
+        readings = [
+            r
+            for i, r in enumerate(readings)
+            if i >= len(clutter) or i in traced or r.die is not None or not clutter[i]
+        ]
+    for candidate in loose:
+        if not _whole(candidate, width, height):
+            continue
+        if _sure(candidate):
+            readings.append(DieReading(_box(candidate), _die(candidate), None, "die finder"))
+        elif candidate.p_die >= SEEN_DIE and candidate.value != 0:
+            why = f"a die the pips missed, its face unsure ({candidate.value}?)"
+            readings.append(DieReading(_box(candidate), None, RerollReason.UNREADABLE, why))
+    return readings
