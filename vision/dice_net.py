@@ -21,6 +21,8 @@ ALIGN = 8  # the net's input sides must be multiples of this
 LONG_SIDE = 640  # the net sees frames scaled to this long side...
 DIE_SIDE = 38.0  # ...or, when the die size is known, scaled so a die is this wide
 MIN_HEAT = 0.2  # weaker peaks are not candidates at all
+SMALL_DIE = 30.0  # dice narrower than this (pixels seen by the net) are read again, larger
+SURE_FOR_SIZE = 0.3  # the peaks whose sizes decide that
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +67,21 @@ def maps(frame: np.ndarray, scale: float) -> np.ndarray:
 def find_dice(frame: np.ndarray, die: float | None = None) -> list[Candidate]:
     """Every die the net points at, surest first (peaks of the heat map, one per die).
 
-    die: the expected die size in frame pixels (a calibration's), else the frame is read at a
-    long side of 640 px, the scale of the photos the net learnt from.
+    die: the expected die size in frame pixels (a calibration's). Without it the frame is first
+    read at a long side of 640 px, the scale of the photos the net learnt from; if the dice it
+    finds there are small (pips of two or three pixels), it is read again, scaled so they are
+    DIE_SIDE wide.
     """
     scale = _scale(frame.shape, die)
-    out = maps(frame, scale)
+    found = _peaks(maps(frame, scale), scale)
+    sure = [c.size * scale for c in found if c.p_die >= SURE_FOR_SIZE]
+    if die is None and sure and np.median(sure) < SMALL_DIE:
+        scale *= DIE_SIDE / float(np.median(sure))
+        found = _peaks(maps(frame, scale), scale)
+    return found
+
+
+def _peaks(out: np.ndarray, scale: float) -> list[Candidate]:
     heat = 1.0 / (1.0 + np.exp(-out[0]))
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > MIN_HEAT)
     found = []

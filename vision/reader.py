@@ -538,17 +538,27 @@ def _second_look(
     frame: np.ndarray, readings: list[DieReading], calibration: Calibration | None
 ) -> list[DieReading]:
     """The readings amended by the die finder and face classifier (second_look.py); unchanged
-    if they cannot run (a model file missing: the pips alone still read)."""
-    die = calibration.die_size / FACE_OF_BODY if calibration and calibration.die_size else None
-    tray = calibration.tray if calibration is not None else None
+    if they cannot run (a model file missing: the pips alone still read).
+
+    On a calibrated tray the dice are of one size (the calibrated one, or that of the dice the
+    pips read): a finder's die of another size may be leaning and is not read; with no size to
+    compare, the second look is not taken at all.
+    """
     photo = calibration is None or (calibration.empty is None and calibration.tray is None)
+    face = None
+    if not photo:
+        sizes = [r.die.size for r in readings if r.die is not None]
+        face = calibration.die_size or (float(np.median(sizes)) if sizes else None)
+        if face is None:
+            return readings
+    tray = calibration.tray if calibration is not None else None
     try:
-        candidates = read_faces(frame, dice_net.find_dice(frame, die))
+        candidates = read_faces(frame, dice_net.find_dice(frame, face and face / FACE_OF_BODY))
         clutter = not_faces(frame, readings) if photo else None
     except (cv2.error, FileNotFoundError) as error:
         _unavailable(str(error))
         return readings
-    return merge(readings, candidates, frame.shape, tray, clutter)
+    return merge(readings, candidates, frame.shape, tray, clutter, face)
 
 
 @lru_cache(maxsize=8)

@@ -27,6 +27,7 @@ SEEN_DIE = 0.5  # a die this sure, with a face the classifier cannot read, makes
 DOUBT = 0.5  # a pip reading contradicted by a face this likely is not trusted
 NEAR = 0.5  # a candidate belongs to a die read within this many die sizes
 EDGE = 0.6  # a candidate this near the frame's border (die sizes) may be cut
+FLAT_SIZE = (0.85, 1.45)  # a flat die's outline over its top face's side (sides in perspective)
 SETTLED_BY_FINDER = (RerollReason.BLUR, RerollReason.UNREADABLE)
 
 
@@ -60,7 +61,11 @@ def _die(candidate: Candidate) -> Die:
     )
 
 
-def _sure(candidate: Candidate) -> bool:
+def _sure(candidate: Candidate, die_size: float | None = None) -> bool:
+    if die_size is not None:
+        low, high = FLAT_SIZE
+        if not low * die_size <= candidate.size <= high * die_size:
+            return False
     return candidate.value != 0 and candidate.p_value >= SURE_VALUE
 
 
@@ -109,6 +114,7 @@ def merge(
     frame_shape: tuple[int, ...],
     tray: np.ndarray | None = None,
     clutter: list[bool] | None = None,
+    die_size: float | None = None,
 ) -> list:
     """The pip readings, amended by the finder's candidates (see the module's docstring).
 
@@ -117,6 +123,8 @@ def merge(
     no candidate at all in or near it, that the classifier calls no face, is dropped, and a
     refused body (not one cut by the frame's edge) holding exactly one candidate, surely read and
     whole in the frame, is read.
+    die_size: the calibrated size of a die's top face; a candidate whose outline is not of a flat
+    die's size (a die leaning shows a larger one) is never read.
     """
     from vision.reader import DieReading
 
@@ -150,14 +158,14 @@ def merge(
             reading.problem in SETTLED_BY_FINDER
             or (clutter is not None and reading.problem is not RerollReason.CUT)
         ):
-            if _sure(found[0]) and _whole(found[0], width, height):
+            if _sure(found[0], die_size) and _whole(found[0], width, height):
                 readings[i] = DieReading(reading.body, _die(found[0]), None, "die finder")
         elif reading.problem is RerollReason.OVERLAP:
             # dice crowded into one body: report the ones the finder reads, keep the refusal
             readings += [
                 DieReading(_box(c), _die(c), None, "die finder, in a crowd")
                 for c in found
-                if _sure(c)
+                if _sure(c, die_size)
             ]
     if clutter is not None:
         # no trace of a die there for the finder either (not even a faint peak nearby)
@@ -174,7 +182,7 @@ def merge(
     for candidate in loose:
         if not _whole(candidate, width, height):
             continue
-        if _sure(candidate):
+        if _sure(candidate, die_size):
             readings.append(DieReading(_box(candidate), _die(candidate), None, "die finder"))
         elif candidate.p_die >= SEEN_DIE and candidate.value != 0:
             why = f"a die the pips missed, its face unsure ({candidate.value}?)"
