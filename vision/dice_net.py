@@ -8,6 +8,7 @@ are centred, which face each shows and how large the die is. It runs with OpenCV
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -20,6 +21,7 @@ STRIDE = 4  # frame pixels per cell of the net's maps
 ALIGN = 8  # the net's input sides must be multiples of this
 LONG_SIDE = 640  # the net sees frames scaled to this long side...
 DIE_SIDE = 38.0  # ...or, when the die size is known, scaled so a die is this wide
+_LOCK = threading.Lock()  # one cv2.dnn.Net is shared; it is not safe to run from two threads
 MIN_HEAT = 0.2  # weaker peaks are not candidates at all
 SMALL_DIE = 30.0  # dice narrower than this (pixels seen by the net) are read again, larger
 SURE_FOR_SIZE = 0.3  # the peaks whose sizes decide that
@@ -59,9 +61,11 @@ def maps(frame: np.ndarray, scale: float) -> np.ndarray:
     ph, pw = -h % ALIGN, -w % ALIGN
     fill = tuple(float(c) for c in np.median(image.reshape(-1, 3), axis=0))
     image = cv2.copyMakeBorder(image, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=fill)
-    net = _net()
-    net.setInput(cv2.dnn.blobFromImage(image, 1 / 255.0))
-    return net.forward()[0]
+    blob = cv2.dnn.blobFromImage(image, 1 / 255.0)
+    with _LOCK:
+        net = _net()
+        net.setInput(blob)
+        return net.forward()[0].copy()
 
 
 def find_dice(frame: np.ndarray, die: float | None = None) -> list[Candidate]:

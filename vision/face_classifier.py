@@ -18,6 +18,7 @@ by `tools/train_face_classifier.py` and is shipped as `vision/models/face_classi
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -69,6 +70,7 @@ class FaceClassifier:
 
     def __init__(self, net: cv2.dnn.Net) -> None:
         self._net = net
+        self._lock = threading.Lock()  # a cv2.dnn.Net must not run in two threads at once
 
     @staticmethod
     @cache
@@ -86,8 +88,11 @@ class FaceClassifier:
         face", column v the value v."""
         if len(crops) == 0:
             return np.zeros((0, 7), np.float32)
-        self._net.setInput(normalise(np.asarray(crops)))
-        return softmax(self._net.forward().reshape(len(crops), -1))
+        x = normalise(np.asarray(crops))
+        with self._lock:
+            self._net.setInput(x)
+            logits = self._net.forward().reshape(len(crops), -1).copy()
+        return softmax(logits)
 
     def views(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each crop seen eight ways (four turns, each mirrored: every die face looks like a

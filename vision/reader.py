@@ -30,7 +30,7 @@ from vision.pips import (
     spot_centres,
 )
 from vision.reading import Die, RerollReason, Roll
-from vision.second_look import merge, not_faces, read_faces
+from vision.second_look import SETTLED_BY_FINDER, merge, not_faces, read_faces
 
 log = logging.getLogger(__name__)
 
@@ -547,6 +547,8 @@ def _second_look(
     photo = calibration is None or (calibration.empty is None and calibration.tray is None)
     face = None
     if not photo:
+        if any(r.problem not in (None, *SETTLED_BY_FINDER) for r in readings):
+            return readings  # a refusal the second look may not overturn: spare its cost
         sizes = [r.die.size for r in readings if r.die is not None]
         face = calibration.die_size or (float(np.median(sizes)) if sizes else None)
         if face is None:
