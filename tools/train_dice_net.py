@@ -15,8 +15,8 @@ trained on:
   held-out part is every fourth image (`i % 4 == 3`) exactly as benchmarks/eval_photos.py splits
   them; nothing of the held-out part is used here. Skovy frames are first scaled to a long side
   of 640 px, as the reader's working copy.
-- dice thrown on the simulated tray (hardware/sim) in random colours and sizes, for dice and trays
-  no photo shows.
+- dice thrown on the simulated tray (hardware/sim) in random colours and sizes, and dice drawn
+  flat by tests/vision/synth.py (random styles, sizes, places), for dice and trays no photo shows.
 - matteop65-webcam-oblique is not used: its labelled top faces are often slivers of oblique views.
 Augmentation: die size 18-60 px, any rotation, mirror (every pip layout is its own mirror image up
 to rotation), channel permutation (new colours), inversion (light pips on dark dice), contrast,
@@ -114,6 +114,44 @@ def sim_frames(rng, trays: int, throws: int) -> list[tuple[np.ndarray, np.ndarra
                 cx, cy = tray.geometry.project(top)
                 dice.append((pose.top_value(), cx, cy, math.sqrt((x1 - x0) * (y1 - y0))))
             out.append((frame, np.array(dice, np.float32)))
+    return out
+
+
+def synth_frames(rng, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Dice drawn by tests/vision/synth.py: flat colours, random styles, sizes and places, some
+    touching; a look neither the photos nor the simulated tray have."""
+    sys.path.insert(0, str(REPO / "tests" / "vision"))
+    import synth
+
+    out = []
+    for _ in range(count):
+        body = random_colour(rng)
+        pip = random_colour(rng)
+        while abs(luma(body) - luma(pip)) < 70:
+            pip = random_colour(rng)
+        style = synth.Style(body=body, pip=pip, tray=random_colour(rng))
+        side = float(rng.uniform(24, 64))
+        dice: list = []
+        for _ in range(int(rng.integers(1, 7))):
+            for _ in range(30):
+                x, y = rng.uniform(side, 640 - side), rng.uniform(side, 480 - side)
+                gaps = [np.hypot(x - d.centre[0], y - d.centre[1]) for d in dice]
+                if all(gap > 1.25 * side for gap in gaps):
+                    value = int(rng.integers(1, 7))
+                    dice.append(synth.DrawnDie(value, (x, y), side, float(rng.uniform(0, 90))))
+                    break
+        frame = synth.scene(dice, style, uneven=float(rng.uniform(0, 0.5)))
+        # sized as the photos' labels are: the side of the die's axis-aligned box
+        rows = [
+            (
+                d.value,
+                *d.centre,
+                side
+                * (abs(math.cos(math.radians(d.angle))) + abs(math.sin(math.radians(d.angle)))),
+            )
+            for d in dice
+        ]
+        out.append((frame, np.array(rows, np.float32)))
     return out
 
 
@@ -233,8 +271,12 @@ def main() -> int:
     byler = load_set(args.data / "byler-d6-topdown")
     skovy = load_set(args.data / "skovy-two-dice")
     sim = sim_frames(rng, 40, 8)
-    print(f"byler {len(byler)} skovy {len(skovy)} sim {len(sim)} frames", flush=True)
-    pools = [(byler, 0.6), (skovy, 0.1), (sim, 0.3)]
+    drawn = synth_frames(rng, 300)
+    print(
+        f"byler {len(byler)} skovy {len(skovy)} sim {len(sim)} drawn {len(drawn)} frames",
+        flush=True,
+    )
+    pools = [(byler, 0.5), (skovy, 0.12), (sim, 0.23), (drawn, 0.15)]
     net = DiceNet()
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     start = time.monotonic()

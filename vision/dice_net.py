@@ -24,6 +24,7 @@ DIE_SIDE = 38.0  # ...or, when the die size is known, scaled so a die is this wi
 _LOCK = threading.Lock()  # one cv2.dnn.Net is shared; it is not safe to run from two threads
 MIN_HEAT = 0.2  # weaker peaks are not candidates at all
 SMALL_DIE = 30.0  # dice narrower than this (pixels seen by the net) are read again, larger
+ECHO = 0.6  # a weaker peak nearer than this (die sizes) to a stronger one is the same die
 SURE_FOR_SIZE = 0.3  # the peaks whose sizes decide that
 
 
@@ -41,8 +42,12 @@ class Candidate:
     p_value: float = 0.0
 
 
-@lru_cache(maxsize=1)
-def _net(path: str = str(MODEL)) -> cv2.dnn.Net:
+def _net() -> cv2.dnn.Net:
+    return _load(str(MODEL))
+
+
+@lru_cache(maxsize=2)
+def _load(path: str) -> cv2.dnn.Net:
     if not Path(path).is_file():
         raise FileNotFoundError(f"die finder model missing: {path}")
     return cv2.dnn.readNetFromONNX(path)
@@ -103,4 +108,9 @@ def _peaks(out: np.ndarray, scale: float) -> list[Candidate]:
                 p_die=float(heat[y, x]),
             )
         )
-    return sorted(found, key=lambda c: -c.p_die)
+    kept: list[Candidate] = []
+    for candidate in sorted(found, key=lambda c: -c.p_die):
+        # one die, one candidate: weaker peaks on a stronger one's die are its echoes
+        if all(np.hypot(*np.subtract(candidate.centre, k.centre)) > ECHO * k.size for k in kept):
+            kept.append(candidate)
+    return kept
