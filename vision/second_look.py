@@ -120,7 +120,7 @@ def merge(
 
     clutter: given for single photos (no calibration: the pip reader's bodies rest on a guessed
     background), the not_faces() flags of the readings. Then an unread body with
-    no candidate at all in or near it, that the classifier calls no face, is dropped, and a
+    no candidate at all centred on it, that the classifier calls no face, is dropped, and a
     refused body (not one cut by the frame's edge) holding exactly one candidate, surely read and
     whole in the frame, is read.
     die_size: the calibrated size of a die's top face; a candidate whose outline is not of a flat
@@ -168,11 +168,11 @@ def merge(
                 if _sure(c, die_size)
             ]
     if clutter is not None:
-        # no trace of a die there for the finder either (not even a faint peak nearby)
+        # no trace of a die there for the finder either (not even a faint peak on it)
         traced = {
             i
             for i, r in enumerate(readings[: len(clutter)])
-            if any(_inside(r.body, c.centre, 0.5 * c.size) for c in candidates)
+            if any(_inside(r.body, c.centre, 0.1 * r.body.size) for c in candidates)
         }
         readings = [
             r
