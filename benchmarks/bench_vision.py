@@ -31,6 +31,7 @@ from hardware.sim.dice import PIPS
 from vision.calibration import Calibration
 from vision.dice_net import find_dice
 from vision.reading import RerollReason
+from vision.second_look import read_faces
 from vision.settle import SettleConfig, SettleDetector, ThrowWatcher
 
 VALUES = (3, 5, 6)
@@ -129,7 +130,12 @@ def measure(width: int, height: int, repeat: int, read_roll: Callable | None) ->
         )
         bare = median_ms(lambda i: read_roll(noisy[i % len(noisy)]), runs)
         read_cell, bare_cell = f"{calibrated:6.2f} ms", f"{bare:6.2f} ms"
-        finder = median_ms(lambda i: find_dice(noisy[i % len(noisy)], side / 0.8), runs)
+        finder = median_ms(
+            lambda i: read_faces(
+                noisy[i % len(noisy)], find_dice(noisy[i % len(noisy)], side / 0.8)
+            ),
+            runs,
+        )
         finder_cell = f"{finder:6.2f} ms"
         roll = read_roll(noisy[0], calibration=calibration)
         right = roll.ok and sorted(roll.values) == sorted(VALUES)
@@ -211,10 +217,10 @@ def main() -> None:
         print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("settle: the per-frame check on the BGR frame, and on its grey plane (picamera2 lores)")
     print("read: vision.reader.read_roll with the tray calibration, and bare (no calibration)")
-    print("finder: the die finder alone (vision.dice_net), which the reader adds only when the")
-    print("pips alone do not give an ok roll (the second look)")
+    print("2nd look: die finder and face classifier (eight views a die) on the same frame, what")
+    print("the reader adds when the pips alone do not give an ok roll (vision/second_look.py)")
     print(f"{'frame':>10} | {'settle BGR':>12} | {'settle grey':>12} | {'read':>9} | "
-          f"{'read bare':>9} | {'finder':>9} | answer")  # fmt: skip
+          f"{'read bare':>9} | {'2nd look':>9} | answer")  # fmt: skip
     for width, height in ((640, 480), (1280, 720)):
         print(measure(width, height, args.repeat, read_roll))
     if args.throws and read_roll is not None:
