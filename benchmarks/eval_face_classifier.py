@@ -1,6 +1,6 @@
 """Evaluate the die-face classifier on the labelled boxes of the real photo sets.
 
-Usage: .venv/bin/python benchmarks/eval_face_classifier.py [--data DIR] [--model FILE] [--dev]
+Usage: .venv/bin/python benchmarks/eval_face_classifier.py [--data DIR] [--model FILE...] [--dev]
 
 Oracle boxes: every labelled die of the held-out part (every fourth image in name order, as
 benchmarks/eval_photos.py splits them; the classifier never trained on it) is cropped by
@@ -28,7 +28,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from vision.face_classifier import MODEL, FaceClassifier  # noqa: E402
+from vision.face_classifier import MODELS, FaceClassifier, crop_die  # noqa: E402
+from vision.second_look import SURE_VALUE  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "dice-photos"
 THRESHOLDS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99)
@@ -66,12 +67,22 @@ def background_centres(shape, dice, rng, count: int) -> list[tuple[float, float,
 
 
 def evaluate(classifier: FaceClassifier, images: dict, rng) -> tuple[list, list]:
-    """[(label, answer or 0, p)] for the dice, [(answer or 0, p)] for background crops."""
+    """[(label, answer or 0, p, the reader's answer or 0)] for the dice, [(answer or 0, p)]
+    for background crops. The reader's answer: all views of all networks agree and their mean
+    probability is at least SURE_VALUE (vision/second_look.py)."""
     dice, background = [], []
     for path, labels in images.items():
         frame = cv2.imread(str(path))
         answers = classifier.classify_boxes(frame, [(x, y, s) for _, x, y, s in labels])
-        dice += [(v, a or 0, p) for (v, *_), (a, p) in zip(labels, answers, strict=True)]
+        crops = np.array([crop_die(frame, (x, y), s) for _, x, y, s in labels], np.uint8)
+        mean, agree = classifier.views(crops)
+        sure = [
+            int(p.argmax()) if ok and p.max() >= SURE_VALUE else 0
+            for p, ok in zip(mean, agree, strict=True)
+        ]
+        dice += [
+            (v, a or 0, p, r) for (v, *_), (a, p), r in zip(labels, answers, sure, strict=True)
+        ]
         boxes = background_centres(frame.shape, labels, rng, 5)
         background += [(a or 0, p) for a, p in classifier.classify_boxes(frame, boxes)]
     return dice, background
@@ -79,10 +90,10 @@ def evaluate(classifier: FaceClassifier, images: dict, rng) -> tuple[list, list]
 
 def report(name: str, dice: list, background: list) -> None:
     n = len(dice)
-    right = sum(v == a for v, a, _ in dice)
+    right = sum(v == a for v, a, *_ in dice)
     print(f"\n### {name}: {n} dice, {right} right ({100 * right / max(n, 1):.1f}%)")
     confusion = np.zeros((7, 7), int)
-    for v, a, _ in dice:
+    for v, a, *_ in dice:
         confusion[v, a] += 1
     print("label \\ answer    -    1    2    3    4    5    6")
     for v in range(1, 7):
@@ -90,7 +101,7 @@ def report(name: str, dice: list, background: list) -> None:
     print("| p >= | dice answered | answered wrongly | background taken for a face |")
     print("|---|---|---|---|")
     for t in THRESHOLDS:
-        answered = [(v, a) for v, a, p in dice if a and p >= t]
+        answered = [(v, a) for v, a, p, _ in dice if a and p >= t]
         wrong = sum(v != a for v, a in answered)
         fooled = sum(1 for a, p in background if a and p >= t)
         print(
@@ -98,6 +109,12 @@ def report(name: str, dice: list, background: list) -> None:
             f"| {wrong} ({100 * wrong / max(len(answered), 1):.1f}%) "
             f"| {fooled}/{len(background)} |"
         )
+    sure = [(v, r) for v, _, _, r in dice if r]
+    wrong = sum(v != r for v, r in sure)
+    print(
+        f"The reader's rule (eight views of every network agree, mean p >= {SURE_VALUE}): "
+        f"{len(sure)} answered ({100 * len(sure) / max(n, 1):.1f}%), {wrong} wrong"
+    )
 
 
 def speed(classifier: FaceClassifier) -> float:
@@ -117,13 +134,15 @@ def speed(classifier: FaceClassifier) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of photo sets")
-    parser.add_argument("--model", type=Path, default=MODEL, help="ONNX model")
+    parser.add_argument(
+        "--model", type=Path, nargs="+", default=list(MODELS), help="ONNX model(s), averaged"
+    )
     parser.add_argument("--dev", action="store_true", help="also the development part")
     args = parser.parse_args()
     if not args.data.is_dir():
         print(f"no photo sets at {args.data} (use --data)", file=sys.stderr)
         return 2
-    classifier = FaceClassifier.load(args.model)
+    classifier = FaceClassifier.load(tuple(args.model))
     rng = np.random.default_rng(1)
     for set_dir in sorted(p for p in args.data.iterdir() if (p / "annotations.csv").exists()):
         dev, held = load_split(set_dir)

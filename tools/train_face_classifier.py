@@ -47,7 +47,7 @@ sys.path.insert(0, str(REPO / "tests" / "vision"))
 
 import synth  # noqa: E402
 
-from vision.face_classifier import INPUT, MODEL, crop_die, normalise  # noqa: E402
+from vision.face_classifier import INPUT, MODELS, crop_die, normalise  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "dice-photos"
 TRAIN_SETS = ("byler-d6-topdown", "skovy-two-dice")
@@ -265,7 +265,7 @@ def main() -> int:
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--lr", type=float, default=5e-3, help="peak learning rate")
     parser.add_argument("--cache", type=Path, help="crops saved here once, reused next time")
-    parser.add_argument("--out", type=Path, default=MODEL)
+    parser.add_argument("--out", type=Path, default=MODELS[0])
     args = parser.parse_args()
 
     import torch

@@ -29,7 +29,10 @@ import numpy as np
 CROP_SCALE = 1.3  # crop side in die sides: the whole die with a little tray around it
 INPUT = 64  # network input side in pixels (a 40 px die is enlarged a little, nothing is lost)
 NOT_A_FACE = 0  # class index of "not a die face"; classes 1..6 are the values
-MODEL = Path(__file__).with_name("models") / "face_classifier.onnx"
+MODELS = tuple(  # an ensemble: networks trained alike from different seeds, which err apart
+    Path(__file__).with_name("models") / name
+    for name in ("face_classifier.onnx", "face_classifier_b.onnx")
+)
 
 
 def crop_die(
@@ -66,48 +69,54 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class FaceClassifier:
-    """The face network, loaded once (`FaceClassifier.load()`)."""
+    """The face networks, loaded once (`FaceClassifier.load()`): their answers are averaged."""
 
-    def __init__(self, net: cv2.dnn.Net) -> None:
-        self._net = net
+    def __init__(self, nets: list[cv2.dnn.Net]) -> None:
+        self._nets = nets
         self._lock = threading.Lock()  # a cv2.dnn.Net must not run in two threads at once
 
     @staticmethod
     @cache
-    def load(path: Path = MODEL) -> FaceClassifier:
-        """The classifier from its ONNX file; loaded on first use and cached."""
-        if not Path(path).is_file():
-            raise FileNotFoundError(f"face classifier model missing: {path}")
-        net = cv2.dnn.readNetFromONNX(str(path))
-        net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-        net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
-        return FaceClassifier(net)
+    def load(paths: Path | tuple[Path, ...] = MODELS) -> FaceClassifier:
+        """The classifier from its ONNX file(s); loaded on first use and cached."""
+        nets = []
+        for path in (paths,) if isinstance(paths, Path) else paths:
+            if not Path(path).is_file():
+                raise FileNotFoundError(f"face classifier model missing: {path}")
+            net = cv2.dnn.readNetFromONNX(str(path))
+            net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+            net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+            nets.append(net)
+        return FaceClassifier(nets)
+
+    def each(self, crops: np.ndarray) -> np.ndarray:
+        """(networks, n, 7) class probabilities for (n, INPUT, INPUT, 3) crops, each network's:
+        column 0 is "not a die face", column v the value v."""
+        if len(crops) == 0:
+            return np.zeros((len(self._nets), 0, 7), np.float32)
+        x = normalise(np.asarray(crops))
+        out = []
+        with self._lock:
+            for net in self._nets:
+                net.setInput(x)
+                out.append(softmax(net.forward().reshape(len(crops), -1).copy()))
+        return np.array(out)
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
-        """(n, 7) class probabilities for (n, INPUT, INPUT, 3) crops: column 0 is "not a die
-        face", column v the value v."""
-        if len(crops) == 0:
-            return np.zeros((0, 7), np.float32)
-        x = normalise(np.asarray(crops))
-        with self._lock:
-            self._net.setInput(x)
-            logits = self._net.forward().reshape(len(crops), -1).copy()
-        return softmax(logits)
+        """(n, 7) class probabilities for (n, INPUT, INPUT, 3) crops, the networks' mean."""
+        return self.each(crops).mean(axis=0)
 
     def views(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each crop seen eight ways (four turns, each mirrored: every die face looks like a
-        face of the same value so): the mean (n, 7) probabilities, and whether all eight views
-        gave the same answer. A face read the same however it is turned is read for its pips,
-        not for a glint or a neighbour's edge."""
+        face of the same value so) by every network: the mean (n, 7) probabilities, and whether
+        all those answers agree. A face read the same however it is turned, by networks that
+        err apart, is read for its pips, not for a glint or a neighbour's edge."""
         crops = np.asarray(crops)
         if len(crops) == 0:
             return np.zeros((0, 7), np.float32), np.zeros(0, bool)
         turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
-        seen = np.array(
-            [
-                self.probabilities(np.ascontiguousarray(v))
-                for v in turned + [v[:, :, ::-1] for v in turned]
-            ]
+        seen = np.concatenate(
+            [self.each(np.ascontiguousarray(v)) for v in turned + [v[:, :, ::-1] for v in turned]]
         )
         answers = seen.argmax(axis=2)
         return seen.mean(axis=0), (answers == answers[0]).all(axis=0)

@@ -22,7 +22,7 @@ from vision.face_classifier import FaceClassifier, crop_die
 from vision.reading import Die, RerollReason
 
 SURE_DIE = 0.3  # heat at which a candidate may be a die (the classifier then says whether it is)
-SURE_VALUE = 0.9  # mean face probability (all eight views agreeing) to take a reading
+SURE_VALUE = 0.8  # mean face probability (all views of both networks agreeing) to take a reading
 SEEN_DIE = 0.5  # a die this sure, with a face the classifier cannot read, makes the roll unreadable
 DOUBT = 0.5  # a pip reading contradicted by a face this likely is not trusted
 NEAR = 0.5  # a candidate belongs to a die read within this many die sizes

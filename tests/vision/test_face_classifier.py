@@ -76,18 +76,23 @@ def test_any_patch_size_and_batch(classifier):
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="real photo sets not present")
-@pytest.mark.parametrize(("name", "floor"), [("byler-d6-topdown", 0.75), ("skovy-two-dice", 0.85)])
+@pytest.mark.parametrize(("name", "floor"), [("byler-d6-topdown", 0.9), ("skovy-two-dice", 0.9)])
 def test_real_held_out_accuracy_floor(classifier, name, floor):
+    """Labelled dice of photos the networks never trained on: mostly right, and the reader's
+    rule (all views agree, sure) answers most of them with at most 1% wrong."""
     sys.path.insert(0, str(REPO / "benchmarks"))
     from eval_face_classifier import evaluate, load_split
 
     _, held = load_split(DATA / name)
     dice, background = evaluate(classifier, held, np.random.default_rng(0))
-    accuracy = np.mean([v == a for v, a, _ in dice])
+    accuracy = np.mean([v == a for v, a, *_ in dice])
     assert accuracy >= floor
-    confident = [(v, a) for v, a, p in dice if a and p >= 0.99]
+    confident = [(v, a) for v, a, p, _ in dice if a and p >= 0.99]
     assert sum(v != a for v, a in confident) <= 0.01 * len(dice)
     assert np.mean([a != 0 for a, _ in background]) <= 0.05
+    sure = [(v, r) for v, _, _, r in dice if r]
+    assert len(sure) >= 0.75 * len(dice)
+    assert sum(v != r for v, r in sure) <= 0.01 * len(dice)
 
 
 def test_bad_input_gives_a_clear_error(classifier, tmp_path):
