@@ -32,10 +32,8 @@ on two shared cores (`--epochs 14 --cache FILE`).
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 import time
-from collections import defaultdict
 from pathlib import Path
 
 import cv2
@@ -44,30 +42,16 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "vision"))
+sys.path.insert(0, str(REPO / "benchmarks"))
 
 import synth  # noqa: E402
+from eval_face_classifier import load_split  # noqa: E402  (the split the evaluation uses)
 
 from vision.face_classifier import INPUT, MODELS, crop_die, normalise  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "dice-photos"
 TRAIN_SETS = ("byler-d6-topdown", "skovy-two-dice")
 NEGATIVE_ONLY_SETS = ("matteop65-webcam-oblique",)
-
-
-def load_split(set_dir: Path) -> tuple[dict, dict]:
-    """(development, held-out) image path -> [(value, cx, cy, size)], split as eval_photos."""
-    labels: dict[Path, list] = defaultdict(list)
-    with open(set_dir / "annotations.csv", newline="") as handle:
-        for row in csv.DictReader(handle):
-            path = set_dir / "images" / row["split"] / row["image"]
-            x0, y0, x1, y1 = (float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-            labels[path].append(
-                (int(row["value"]), (x0 + x1) / 2, (y0 + y1) / 2, ((x1 - x0) * (y1 - y0)) ** 0.5)
-            )
-    paths = sorted(labels)
-    dev = {p: labels[p] for i, p in enumerate(paths) if i % 4 != 3}
-    held = {p: labels[p] for i, p in enumerate(paths) if i % 4 == 3}
-    return dev, held
 
 
 def jittered(frame, cx, cy, size, rng, offset=0.07, scale=(0.85, 1.2)) -> np.ndarray:
