@@ -28,6 +28,7 @@ DOUBT = 0.5  # a pip reading contradicted by a face this likely is not trusted
 NEAR = 0.5  # a candidate belongs to a die read within this many die sizes
 EDGE = 0.6  # a candidate this near the frame's border (die sizes) may be cut
 FLAT_SIZE = (0.85, 1.45)  # a flat die's outline over its top face's side (sides in perspective)
+CROWD_FILL = 1.2  # a crowd's body no larger than this times its dice's boxes hides no other die
 SETTLED_BY_FINDER = (RerollReason.BLUR, RerollReason.UNREADABLE)
 
 
@@ -161,7 +162,16 @@ def merge(
             if _sure(found[0], die_size) and _whole(found[0], width, height):
                 readings[i] = DieReading(reading.body, _die(found[0]), None, "die finder")
         elif reading.problem is RerollReason.OVERLAP:
-            # dice crowded into one body: report the ones the finder reads, keep the refusal
+            # dice crowded into one body: report the ones the finder reads; in a single photo a
+            # crowd of dice all surely read, filling their body, is dice touching, not piled
+            sure = [c for c in found if _sure(c, die_size) and _whole(c, width, height)]
+            touching = (
+                clutter is not None
+                and len(sure) == len(found)
+                and reading.body.size**2 <= CROWD_FILL * sum(c.size**2 for c in sure)
+            )
+            if touching:
+                readings[i] = DieReading(reading.body, None, None, "dice touching", False)
             readings += [
                 DieReading(_box(c), _die(c), None, "die finder, in a crowd")
                 for c in found

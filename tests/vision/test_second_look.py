@@ -89,3 +89,18 @@ def test_dice_crowded_into_one_body_are_reported_but_not_announced():
     roll = decide(merged, expect=None)
     assert roll.reason is RerollReason.OVERLAP
     assert sorted(roll.values) == [3, 4]
+
+
+def test_in_a_single_photo_a_crowd_all_surely_read_is_dice_touching():
+    crowd = refused(300, 200, RerollReason.OVERLAP, side=60.0)
+    pair = [candidate(280, 200, 3), candidate(320, 200, 4)]
+    roll = decide(merge([crowd], pair, FRAME, clutter=[False]), expect=None)
+    assert roll.ok and sorted(roll.values) == [3, 4]
+    # one of them not sure: a die may hide under the other
+    unsure = [candidate(280, 200, 3), candidate(320, 200, 4, p_value=0.6)]
+    assert (
+        decide(merge([crowd], unsure, FRAME, clutter=[False]), None).reason is RerollReason.OVERLAP
+    )
+    # a body much larger than the dice read: something else lies in it
+    heap = refused(300, 200, RerollReason.OVERLAP, side=120.0)
+    assert decide(merge([heap], pair, FRAME, clutter=[False]), None).reason is RerollReason.OVERLAP
