@@ -84,17 +84,22 @@ def luma(bgr) -> float:
     return 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]
 
 
+def dice_colours(rng) -> tuple[tuple[int, int, int], ...]:
+    """Random BGR colours of a die body, its pips (at least 70 apart in luma) and the tray."""
+    body = random_colour(rng)
+    pip = random_colour(rng)
+    while abs(luma(body) - luma(pip)) < 70:
+        pip = random_colour(rng)
+    return body, pip, random_colour(rng)
+
+
 def sim_frames(rng, trays: int, throws: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """Frames of dice at rest on the simulated tray, with their values, centres and sizes."""
     from hardware.sim import SimulatedTray
 
     out = []
     for _ in range(trays):
-        body = random_colour(rng)
-        pip = random_colour(rng)
-        while abs(luma(body) - luma(pip)) < 70:
-            pip = random_colour(rng)
-        hexes = ["#{:02x}{:02x}{:02x}".format(*c[::-1]) for c in (body, pip, random_colour(rng))]
+        hexes = ["#{:02x}{:02x}{:02x}".format(*c[::-1]) for c in dice_colours(rng)]
         tray = SimulatedTray(
             (640, 480),
             die_size=int(rng.uniform(30, 60)),
@@ -128,11 +133,8 @@ def synth_frames(rng, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
 
     out = []
     for _ in range(count):
-        body = random_colour(rng)
-        pip = random_colour(rng)
-        while abs(luma(body) - luma(pip)) < 70:
-            pip = random_colour(rng)
-        style = synth.Style(body=body, pip=pip, tray=random_colour(rng))
+        body, pip, tray = dice_colours(rng)
+        style = synth.Style(body=body, pip=pip, tray=tray)
         side = float(rng.uniform(24, 64))
         dice: list = []
         for _ in range(int(rng.integers(1, 7))):

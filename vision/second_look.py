@@ -25,7 +25,7 @@ SURE_DIE = 0.3  # heat at which a candidate may be a die (the classifier then sa
 SURE_VALUE = 0.8  # mean face probability (all views of both networks agreeing) to take a reading
 SEEN_DIE = 0.5  # a die this sure, with a face the classifier cannot read, makes the roll unreadable
 DOUBT = 0.5  # a pip reading contradicted by a face this likely is not trusted
-NEAR = 0.5  # a candidate belongs to a die read within this many die sizes
+NEAR = 0.625  # a candidate belongs to a die the pips read within this many of its sizes
 EDGE = 0.6  # a candidate this near the frame's border (die sizes) may be cut
 FLAT_SIZE = (0.85, 1.45)  # a flat die's outline over its top face's side (sides in perspective)
 CROWD_FILL = 1.2  # a crowd's body no larger than this times its dice's boxes hides no other die
@@ -139,7 +139,7 @@ def merge(
         for i, reading in enumerate(readings):
             die = reading.die
             if die is not None:
-                if np.hypot(*np.subtract(die.center, candidate.centre)) <= NEAR * die.size * 1.25:
+                if np.hypot(*np.subtract(die.center, candidate.centre)) <= NEAR * die.size:
                     owner = i
                     break
             elif _inside(reading.body, candidate.centre, 0.1 * candidate.size):
@@ -164,11 +164,11 @@ def merge(
         elif reading.problem is RerollReason.OVERLAP:
             # dice crowded into one body: report the ones the finder reads; in a single photo a
             # crowd of dice all surely read, filling their body, is dice touching, not piled
-            sure = [c for c in found if _sure(c, die_size) and _whole(c, width, height)]
+            whole_and_read = [c for c in found if _sure(c, die_size) and _whole(c, width, height)]
             touching = (
                 clutter is not None
-                and len(sure) == len(found)
-                and reading.body.size**2 <= CROWD_FILL * sum(c.size**2 for c in sure)
+                and len(whole_and_read) == len(found)
+                and reading.body.size**2 <= CROWD_FILL * sum(c.size**2 for c in found)
             )
             if touching:
                 readings[i] = DieReading(reading.body, None, None, "dice touching", False)
