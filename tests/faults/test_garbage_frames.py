@@ -23,7 +23,7 @@ from kiosk.worker import CameraStatus, RollRead, VisionWorker
 from vision.reading import RerollReason
 
 from .conftest import PictureClock, calibrated, headless_kiosk
-from .test_camera_unplugged import run_until
+from .test_camera_unplugged import camera_throw, run_until
 
 H, W = 360, 640
 GARBAGE = {
@@ -100,19 +100,7 @@ def test_garbage_frames_mean_throw_again_never_a_crash_or_a_throw(tmp_path) -> N
             run_until(kiosk, lambda f=frames: worker.frames > f + 10, "good frames again")
             assert kiosk.match.throws == [], kind  # nothing announced from garbage
         kind = "a real throw"
-        # The simulated dice land by the tray's random state, which every frame drawn moves on,
-        # and how many frames the worker took depends on the machine: a throw may come to rest
-        # leaning on the wall and be refused, a right answer. About one run in twenty (before
-        # the second look too) a settled throw got no answer at all: not found yet (see
-        # docs/reliability.md). Either way the visitor throws again, and so does this test.
-        for attempt in range(4):
-            tray.throw((2, 3, 4))
-            try:
-                run_until(kiosk, lambda: bool(kiosk.match.throws), "the real throw", 30.0)
-                break
-            except AssertionError:
-                if attempt == 3:
-                    raise
+        camera_throw(kiosk, tray, (2, 3, 4))
     finally:
         worker.stop()
     assert worker._thread is not None and not worker._thread.is_alive()  # stopped, not died
