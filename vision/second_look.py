@@ -122,8 +122,9 @@ def merge(
     clutter: given for single photos (no calibration: the pip reader's bodies rest on a guessed
     background), the not_faces() flags of the readings. Then an unread body with
     no candidate at all centred on it, that the classifier calls no face, is dropped, and a
-    refused body (not one cut by the frame's edge) holding exactly one candidate, surely read and
-    whole in the frame, is read.
+    body refused as `overlap` holding exactly one candidate, surely read and whole in the frame,
+    is read (never one refused as leaning: a die leaning near 45 degrees shows a side as square
+    as its top).
     die_size: the calibrated size of a die's top face; a candidate whose outline is not of a flat
     die's size (a die leaning shows a larger one) is never read.
     """
@@ -157,7 +158,7 @@ def merge(
                 readings[i] = DieReading(reading.body, None, RerollReason.UNREADABLE, why)
         elif len(found) == 1 and (
             reading.problem in SETTLED_BY_FINDER
-            or (clutter is not None and reading.problem is not RerollReason.CUT)
+            or (clutter is not None and reading.problem is RerollReason.OVERLAP)
         ):
             if _sure(found[0], die_size) and _whole(found[0], width, height):
                 readings[i] = DieReading(reading.body, _die(found[0]), None, "die finder")
