@@ -301,6 +301,11 @@ def read_dice(
             continue
         if _heap(frame, body, size, face):
             kept.append(_heaped(body))
+        elif referenced and not known:
+            # no die read and no size to judge it by: dice lying together, their shadows joining
+            # them into one odd body; never a silent "no dice" while something lies there
+            why = "something in the tray that is not one die (dice together?)"
+            kept.append(DieReading(body, None, RerollReason.UNREADABLE, why))
     frame_size = (frame.shape[1], frame.shape[0])
     kept = [_check_attached(reading, spots, die_size, frame_size) for reading in kept]
     tray = calibration.tray if calibration is not None else None

@@ -8,6 +8,7 @@ The background and noise are computed once; a frame only copies them and draws t
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -26,6 +27,8 @@ class SimulatedTray(CameraBase):
 
     `throw()` starts a throw at the clock's current time; `read()` shows the dice where they
     are at that moment; `settled` tells when they lie still, and `last_values` what they show.
+    The kiosk reads on its vision thread while a test or the demo throws from another: a lock
+    keeps a frame from seeing a throw half started, and the two from sharing random draws.
     """
 
     def __init__(
@@ -55,6 +58,7 @@ class SimulatedTray(CameraBase):
         self._throw: Throw | None = None
         self._started = 0.0
         self._open = False
+        self._lock = threading.Lock()
 
     @classmethod
     def from_config(
@@ -89,8 +93,9 @@ class SimulatedTray(CameraBase):
         """The tray now: the dice where the throw has them at the clock's time."""
         if not self._open:
             raise CameraError("the simulated tray is not open")
-        now = self._clock()
-        return Frame(self.render(self.poses_at(now)), now)
+        with self._lock:
+            now = self._clock()
+            return Frame(self.render(self.poses_at(now)), now)
 
     # Throwing --------------------------------------------------------------------------------
 
@@ -98,19 +103,21 @@ class SimulatedTray(CameraBase):
         self, values: tuple[int, int, int] | None = None, hazard: Hazard | None = None
     ) -> None:
         """Throw the three dice now; they come to rest showing `values` (random if None)."""
-        if values is None:
-            values = tuple(int(v) for v in self._rng.integers(1, 7, 3))
-        if len(values) != 3 or not all(1 <= int(v) <= 6 for v in values):
+        if values is not None and (len(values) != 3 or not all(1 <= int(v) <= 6 for v in values)):
             raise ValueError(f"values must be three die faces 1..6, not {values!r}")
-        previous = self._throw.final if self._throw is not None else None
-        if hazard is Hazard.NOT_MOVED and previous is None:
-            hazard = None  # nothing to leave in place yet: an ordinary throw
-        self._throw = simulate(self.geometry, tuple(values), self._rng, hazard, previous)
-        self._started = self._clock()
+        with self._lock:
+            if values is None:
+                values = tuple(int(v) for v in self._rng.integers(1, 7, 3))
+            previous = self._throw.final if self._throw is not None else None
+            if hazard is Hazard.NOT_MOVED and previous is None:
+                hazard = None  # nothing to leave in place yet: an ordinary throw
+            self._throw = simulate(self.geometry, tuple(values), self._rng, hazard, previous)
+            self._started = self._clock()
 
     def clear(self) -> None:
         """Take the dice out of the tray (an empty tray, as for calibration)."""
-        self._throw = None
+        with self._lock:
+            self._throw = None
 
     @property
     def settled(self) -> bool:
@@ -150,7 +157,8 @@ class SimulatedTray(CameraBase):
 
     def empty_frame(self) -> np.ndarray:
         """The tray with no dice, with sensor noise: what calibration would capture."""
-        return self.render(())
+        with self._lock:
+            return self.render(())
 
     # Drawing -----------------------------------------------------------------------------------
 
