@@ -70,6 +70,11 @@ def _sure(candidate: Candidate, die_size: float | None = None) -> bool:
     return candidate.value != 0 and candidate.p_value >= SURE_VALUE
 
 
+def _no_face(candidate: Candidate) -> bool:
+    """The classifier, in all its views, surely sees no die face at this candidate."""
+    return candidate.value == 0 and candidate.p_value >= SURE_VALUE
+
+
 def _whole(candidate: Candidate, width: int, height: int) -> bool:
     """Far enough from the frame's border not to be cut by it."""
     x, y = candidate.centre
@@ -179,11 +184,13 @@ def merge(
                 if _sure(c, die_size)
             ]
     if clutter is not None:
-        # no trace of a die there for the finder either (not even a faint peak on it)
+        # no trace of a die there for the finder either (not even a faint peak on it, unless
+        # the classifier surely sees no face at the peak as well)
+        traces = [c for c in candidates if not _no_face(c)]
         traced = {
             i
             for i, r in enumerate(readings[: len(clutter)])
-            if any(_inside(r.body, c.centre, 0.1 * r.body.size) for c in candidates)
+            if any(_inside(r.body, c.centre, 0.1 * r.body.size) for c in traces)
         }
         readings = [
             r
