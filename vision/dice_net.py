@@ -33,13 +33,15 @@ class Candidate:
     """A die the net points at: its centre and size (side of a square of the die's area) in
     frame pixels, and how sure the net is that a die is there. `value` and `p_value` are the
     face read there and its probability, once the face classifier has looked (0 and 0.0 before,
-    and 0 when it sees no die face)."""
+    and 0 when it sees no die face); `p_value` is 0 unless all its views agree, `p_mean` is the
+    probability whether they agree or not."""
 
     centre: tuple[float, float]
     size: float
     p_die: float
     value: int = 0
     p_value: float = 0.0
+    p_mean: float = 0.0
 
 
 def _net() -> cv2.dnn.Net:

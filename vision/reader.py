@@ -82,6 +82,7 @@ class DieReading:
 
     evidence: whether an unread candidate still looks like a die (a square body, or a face of
     one colour with pip-like spots); one that does not is clutter and is left out.
+    spots: how many pip-like spots its face showed (a tentative count, even when refused).
     """
 
     body: Body
@@ -90,6 +91,7 @@ class DieReading:
     detail: str
     evidence: bool = True
     face: Face | None = None
+    spots: int = 0
 
 
 def _tilt(a: float, b: float) -> float:
@@ -195,7 +197,7 @@ def read_body(frame: np.ndarray, body: Body) -> DieReading:
     )
 
     def refuse(reason: RerollReason, why: str, looks_like_die: bool = evidence) -> DieReading:
-        return DieReading(body, None, reason, why, looks_like_die, face)
+        return DieReading(body, None, reason, why, looks_like_die, face, len(spots.centres))
 
     if body.at_edge:
         return refuse(RerollReason.CUT, "die cut by the edge")

@@ -24,6 +24,7 @@ from vision.reading import Die, RerollReason
 SURE_DIE = 0.3  # heat at which a candidate may be a die (the classifier then says whether it is)
 SURE_VALUE = 0.8  # mean face probability (all views of both networks agreeing) to take a reading
 SEEN_DIE = 0.5  # a die this sure, with a face the classifier cannot read, makes the roll unreadable
+AGREED = 0.5  # mean probability of a face whose value the pip count confirms
 DOUBT = 0.5  # a pip reading contradicted by a face this likely is not trusted
 NEAR = 0.625  # a candidate belongs to a die the pips read within this many of its sizes
 EDGE = 0.6  # a candidate this near the frame's border (die sizes) may be cut
@@ -70,6 +71,15 @@ def _sure(candidate: Candidate, die_size: float | None = None) -> bool:
     return candidate.value != 0 and candidate.p_value >= SURE_VALUE
 
 
+def _counted(candidate: Candidate, reading, die_size: float | None) -> bool:
+    """Two readers agree on a die neither is sure of alone: the classifier's likeliest face
+    (every view and network together, at least AGREED likely) is the number of pip-like spots
+    the pip reader counted on the face it refused (as blurred or unreadable)."""
+    if not _sure(replace(candidate, p_value=1.0), die_size):
+        return False  # not of a flat die's size, or no face
+    return candidate.value == reading.spots and candidate.p_mean >= AGREED
+
+
 def _no_face(candidate: Candidate) -> bool:
     """The classifier, in all its views, surely sees no die face at this candidate."""
     return candidate.value == 0 and candidate.p_value >= SURE_VALUE
@@ -95,7 +105,7 @@ def read_faces(frame: np.ndarray, candidates: list[Candidate]) -> list[Candidate
     probs, unanimous = FaceClassifier.load().views(crops)
     values = probs.argmax(axis=1)
     return [
-        replace(c, value=int(v), p_value=float(p[v]) if agree else 0.0)
+        replace(c, value=int(v), p_value=float(p[v]) if agree else 0.0, p_mean=float(p[v]))
         for c, v, p, agree in zip(candidates, values, probs, unanimous, strict=True)
     ]
 
@@ -165,7 +175,9 @@ def merge(
             reading.problem in SETTLED_BY_FINDER
             or (clutter is not None and reading.problem is RerollReason.OVERLAP)
         ):
-            if _sure(found[0], die_size) and _whole(found[0], width, height):
+            if _whole(found[0], width, height) and (
+                _sure(found[0], die_size) or _counted(found[0], reading, die_size)
+            ):
                 readings[i] = DieReading(reading.body, _die(found[0]), None, "die finder")
         elif reading.problem is RerollReason.OVERLAP:
             # dice crowded into one body: report the ones the finder reads; in a single photo a

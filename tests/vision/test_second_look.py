@@ -8,7 +8,7 @@ from vision.bodies import Body
 from vision.dice_net import Candidate
 from vision.reader import DieReading, decide
 from vision.reading import Die, RerollReason
-from vision.second_look import SURE_DIE, SURE_VALUE, merge
+from vision.second_look import AGREED, SURE_DIE, SURE_VALUE, merge
 
 FRAME = (480, 640, 3)
 
@@ -21,16 +21,20 @@ def body(x: float, y: float, side: float = 40.0) -> Body:
     return Body((x, y), side, ((x, y), (side, side), 0.0), contour, False, 1)
 
 
-def refused(x: float, y: float, reason: RerollReason, side: float = 40.0) -> DieReading:
-    return DieReading(body(x, y, side), None, reason, "pips not read")
+def refused(
+    x: float, y: float, reason: RerollReason, side: float = 40.0, spots: int = 0
+) -> DieReading:
+    return DieReading(body(x, y, side), None, reason, "pips not read", spots=spots)
 
 
 def read(x: float, y: float, value: int) -> DieReading:
     return DieReading(body(x, y), Die(value, (x, y), 34.0, 0.8), None, "")
 
 
-def candidate(x: float, y: float, value: int, p_value: float = 0.995, p_die: float = 0.9):
-    return Candidate((x, y), 40.0, p_die, value, p_value)
+def candidate(
+    x: float, y: float, value: int, p_value: float = 0.995, p_die: float = 0.9, p_mean=None
+):
+    return Candidate((x, y), 40.0, p_die, value, p_value, p_value if p_mean is None else p_mean)
 
 
 def test_a_sure_finder_reads_a_die_the_pips_called_blurred():
@@ -43,6 +47,28 @@ def test_an_unsure_finder_leaves_the_refusal():
     readings = [read(100, 100, 2), refused(300, 200, RerollReason.UNREADABLE), read(500, 300, 6)]
     roll = decide(merge(readings, [candidate(300, 200, 5, p_value=SURE_VALUE - 0.1)], FRAME), 3)
     assert roll.reason is RerollReason.UNREADABLE
+
+
+def test_an_unsure_face_is_read_when_the_refused_pips_count_it():
+    """The views disagree (p_value 0), but the likeliest face is the pip reader's count."""
+    unsure = candidate(300, 200, 4, p_value=0.0, p_mean=AGREED + 0.05)
+    for reason in (RerollReason.BLUR, RerollReason.UNREADABLE):
+        readings = [read(100, 100, 2), refused(300, 200, reason, spots=4), read(500, 300, 6)]
+        roll = decide(merge(readings, [unsure], FRAME), expect=3)
+        assert roll.ok and sorted(roll.values) == [2, 4, 6]
+
+
+def test_an_unsure_face_the_pip_count_does_not_confirm_stays_refused():
+    readings = [read(100, 100, 2), refused(300, 200, RerollReason.BLUR, spots=3), read(500, 300, 6)]
+    counted_else = candidate(300, 200, 4, p_value=0.0, p_mean=0.9)
+    assert decide(merge(readings, [counted_else], FRAME), 3).reason is RerollReason.BLUR
+    readings[1] = refused(300, 200, RerollReason.BLUR, spots=4)
+    too_unsure = candidate(300, 200, 4, p_value=0.0, p_mean=AGREED - 0.05)
+    assert decide(merge(readings, [too_unsure], FRAME), 3).reason is RerollReason.BLUR
+    for reason in (RerollReason.COCKED, RerollReason.CUT, RerollReason.GLARE):
+        readings[1] = refused(300, 200, reason, spots=4)
+        agreeing = candidate(300, 200, 4, p_value=0.0, p_mean=0.9)
+        assert decide(merge(readings, [agreeing], FRAME), 3).reason is reason
 
 
 def test_pips_and_finder_disagreeing_is_never_announced():
