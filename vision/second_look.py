@@ -7,8 +7,9 @@ where the pip reader had nothing to object to but size or blur: a face the class
 on a body the pips called blurred or unreadable, or where no body was seen at all. Where the pips
 and the classifier read a die differently, neither is trusted. Leaning, cut, overlapping or
 glared dice stay refused whatever the models say (dice in a crowd are reported, not announced),
-except in single photos, where a lone die surely read is read inside a body refused as leaning
-or overlapping (PHOTO_SETTLED: the camera's perspective is unknown there).
+except in single photos, where the camera's perspective is unknown: there a lone die surely
+read is read inside a body refused as overlapping, or as leaning when its top face is seen
+square (a flat die near the picture's edge shows its sides as a leaning one does).
 """
 
 from __future__ import annotations
@@ -33,11 +34,6 @@ EDGE = 0.6  # a candidate this near the frame's border (die sizes) may be cut
 FLAT_SIZE = (0.85, 1.45)  # a flat die's outline over its top face's side (sides in perspective)
 CROWD_FILL = 1.2  # a crowd's body no larger than this times its dice's boxes hides no other die
 SETTLED_BY_FINDER = (RerollReason.BLUR, RerollReason.UNREADABLE)
-# In a single photo (no calibration) the camera's perspective is unknown: a flat die near the
-# picture's edge shows its sides as a leaning one does, and dice lie close together. There a
-# lone die the classifier surely reads is read despite these refusals too (it is trained to
-# see no face on a die leaning 40 to 70 degrees). The kiosk reads calibrated: they stand.
-PHOTO_SETTLED = (RerollReason.OVERLAP, RerollReason.COCKED)
 
 
 def _inside(body: Body, point: tuple[float, float], margin: float) -> bool:
@@ -144,13 +140,14 @@ def merge(
     clutter: given for single photos (no calibration: the pip reader's bodies rest on a guessed
     background), the not_faces() flags of the readings. Then an unread body with no candidate
     centred on it (or only candidates the classifier surely calls no face) that the classifier
-    calls no face is dropped, and a body refused as `overlap` or `cocked` holding exactly one
-    candidate, surely read and whole in the frame, is read (a die leaning 40 to 70 degrees is
-    no face to the classifier; the hypothesis test in tests/vision/test_reader.py holds it).
+    calls no face is dropped, and a body refused as `overlap` holding exactly one candidate,
+    surely read and whole in the frame, is read; so is one refused as `cocked` whose top face
+    is seen square, only its sides showing (never one foreshortened: a die leaning near 50
+    degrees shows a side as square as its top, and the classifier may read either).
     die_size: the calibrated size of a die's top face; a candidate whose outline is not of a flat
     die's size (a die leaning shows a larger one) is never read.
     """
-    from vision.reader import DieReading
+    from vision.reader import COCKED_FACE, DieReading
 
     height, width = frame_shape[:2]
     readings = list(readings)
@@ -180,7 +177,13 @@ def merge(
                 readings[i] = DieReading(reading.body, None, RerollReason.UNREADABLE, why)
         elif len(found) == 1 and (
             reading.problem in SETTLED_BY_FINDER
-            or (clutter is not None and reading.problem in PHOTO_SETTLED)
+            or (clutter is not None and reading.problem is RerollReason.OVERLAP)
+            or (
+                clutter is not None
+                and reading.problem is RerollReason.COCKED
+                and reading.face is not None
+                and reading.face.aspect <= COCKED_FACE  # its top seen square: sides in perspective
+            )
         ):
             if _whole(found[0], width, height) and (
                 _sure(found[0], die_size) or _counted(found[0], reading, die_size)

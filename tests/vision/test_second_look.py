@@ -6,6 +6,7 @@ import numpy as np
 
 from vision.bodies import Body
 from vision.dice_net import Candidate
+from vision.pips import Face
 from vision.reader import DieReading, decide
 from vision.reading import Die, RerollReason
 from vision.second_look import AGREED, SURE_DIE, SURE_VALUE, merge
@@ -22,9 +23,14 @@ def body(x: float, y: float, side: float = 40.0) -> Body:
 
 
 def refused(
-    x: float, y: float, reason: RerollReason, side: float = 40.0, spots: int = 0
+    x: float,
+    y: float,
+    reason: RerollReason,
+    side: float = 40.0,
+    spots: int = 0,
+    face: Face | None = None,
 ) -> DieReading:
-    return DieReading(body(x, y, side), None, reason, "pips not read", spots=spots)
+    return DieReading(body(x, y, side), None, reason, "pips not read", face=face, spots=spots)
 
 
 def read(x: float, y: float, value: int) -> DieReading:
@@ -134,16 +140,23 @@ def test_in_a_single_photo_a_crowd_all_surely_read_is_dice_touching():
 
 def test_in_a_single_photo_a_lone_sure_die_is_read_despite_perspective_refusals():
     """Without calibration a flat die near the picture's edge shows its sides like a leaning
-    one; a lone die the classifier surely reads is read there, on a calibrated tray never."""
+    one; a lone die the classifier surely reads is read there (if its top face is seen square),
+    on a calibrated tray never."""
+    square = Face((300.0, 200.0), 34.0, 0.0, 1.05, 0.85)
     for reason in (RerollReason.COCKED, RerollReason.OVERLAP):
-        readings = [read(100, 100, 2), refused(300, 200, reason), read(500, 300, 6)]
+        readings = [read(100, 100, 2), refused(300, 200, reason, face=square), read(500, 300, 6)]
         clutter = [False, False, False]
         roll = decide(merge(readings, [candidate(300, 200, 3)], FRAME, clutter=clutter), 3)
         assert roll.ok and sorted(roll.values) == [2, 3, 6]
         unsure = candidate(300, 200, 3, p_value=0.0, p_mean=0.9)
         assert decide(merge(readings, [unsure], FRAME, clutter=clutter), 3).reason is reason
         assert decide(merge(readings, [candidate(300, 200, 3)], FRAME), 3).reason is reason
+    foreshortened = Face((300.0, 200.0), 34.0, 0.0, 1.45, 0.9)  # leaning near 50 degrees
+    readings = [read(100, 100, 2), refused(300, 200, RerollReason.COCKED, face=foreshortened)]
+    readings.append(read(500, 300, 6))
+    roll = decide(merge(readings, [candidate(300, 200, 3)], FRAME, clutter=[False] * 3), 3)
+    assert roll.reason is RerollReason.COCKED
     for reason in (RerollReason.CUT, RerollReason.GLARE):
-        readings = [read(100, 100, 2), refused(300, 200, reason), read(500, 300, 6)]
+        readings = [read(100, 100, 2), refused(300, 200, reason, face=square), read(500, 300, 6)]
         roll = decide(merge(readings, [candidate(300, 200, 3)], FRAME, clutter=[False] * 3), 3)
         assert roll.reason is reason
