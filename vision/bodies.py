@@ -27,6 +27,7 @@ SPLIT_AREA = 1.5  # blobs larger than this many dice are split
 FLAT_GRADIENT = 4.0  # Lab units per pixel under which a patch of a blob counts as flat
 SEED_SIDE = 0.3  # a flat patch seeds a piece when its area is at least (this x die side)^2
 NOISE_FACTOR = 6.0
+FACE_OF_BODY = 0.8  # top face side over body side, when no die was read to measure it
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +265,10 @@ def find_bodies(
     blobs = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_area]
     if not blobs:
         return []
-    die = calibration.die_size * scale if calibration.die_size else _typical_die(stats, blobs)
+    if calibration.die_size:  # a top face's side: the body (sides, shadow) is larger
+        die = calibration.die_size / FACE_OF_BODY * scale
+    else:
+        die = _typical_die(stats, blobs)
 
     bodies: list[Body] = []
     for i in blobs:

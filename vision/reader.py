@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision import dice_net
-from vision.bodies import Body, find_bodies, to_lab, working_copy
+from vision.bodies import FACE_OF_BODY, Body, find_bodies, to_lab, working_copy
 from vision.calibration import Calibration
 from vision.faces import LAYOUTS, FaceFit, fit_face
 from vision.frame import frame_problem
@@ -231,7 +231,6 @@ def read_body(frame: np.ndarray, body: Body) -> DieReading:
 STRAY_REACH = 0.75  # pips of one die lie within this many face sides of the next one
 HEAP_BODY = 1.4  # a body this many die sizes across may be a heap of dice...
 HEAP_PIPS = 3  # ...and is one when it shows this many pip-like spots
-FACE_OF_BODY = 0.8  # top face side over body side, when no die was read to measure it
 SHAPE_PROBLEMS = (RerollReason.UNREADABLE, RerollReason.COCKED, RerollReason.BLUR)
 
 

@@ -83,6 +83,14 @@ def _counted(candidate: Candidate, reading, die_size: float | None) -> bool:
     return candidate.value == reading.spots and candidate.p_mean >= AGREED
 
 
+def _at_wall(candidate: Candidate, tray: np.ndarray | None) -> bool:
+    """Touching the tray's wall (its box reaches the floor's outline): it may lean on it."""
+    if tray is None:
+        return False
+    polygon = np.asarray(tray, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(polygon, candidate.centre, True) <= candidate.size / 2
+
+
 def _no_face(candidate: Candidate) -> bool:
     """The classifier, in all its views, surely sees no die face at this candidate."""
     return candidate.value == 0 and candidate.p_value >= SURE_VALUE
@@ -185,8 +193,10 @@ def merge(
                 and reading.face.aspect <= COCKED_FACE  # its top seen square: sides in perspective
             )
         ):
-            if _whole(found[0], width, height) and (
-                _sure(found[0], die_size) or _counted(found[0], reading, die_size)
+            if (
+                _whole(found[0], width, height)
+                and not reading.body.against_rim  # it may lean on the wall: the pips' rule
+                and (_sure(found[0], die_size) or _counted(found[0], reading, die_size))
             ):
                 readings[i] = DieReading(reading.body, _die(found[0]), None, "die finder")
         elif reading.problem is RerollReason.OVERLAP:
@@ -222,7 +232,10 @@ def merge(
     for candidate in loose:
         if not _whole(candidate, width, height):
             continue
-        if _sure(candidate, die_size):
+        if _at_wall(candidate, tray):
+            why = f"a die the pips missed against the tray wall ({candidate.value}?): it may lean"
+            readings.append(DieReading(_box(candidate), None, RerollReason.COCKED, why))
+        elif _sure(candidate, die_size):
             readings.append(DieReading(_box(candidate), _die(candidate), None, "die finder"))
         elif candidate.p_die >= SEEN_DIE and candidate.value != 0:
             why = f"a die the pips missed, its face unsure ({candidate.value}?)"

@@ -124,3 +124,25 @@ def test_every_throw_gets_an_answer() -> None:
         elif answers[0].ok:
             assert sorted(answers[0].values) == [2, 3, 4]
     assert unanswered == []
+
+
+def test_a_calibrated_die_size_reads_at_least_as_well_as_none() -> None:
+    """The calibration's die size is a top face's side. The body finder once took it for a
+    body's (sides and shadow included), split dice at the wrong size, and read ordinary throws
+    worse with the size known than without it (93 against 122 of 150 throws)."""
+    clock = FakeClock()
+    tray = SimulatedTray(seed=11, clock=clock)
+    tray.open()
+    bare = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    sized = Calibration(bare.tray, tray.die_size * 0.95, bare.empty)  # the top face's side
+    right = {"bare": 0, "sized": 0}
+    for _ in range(40):
+        tray.throw()
+        clock.now += tray.settle_time + 0.5
+        frame = tray.read().image
+        for name, calibration in (("bare", bare), ("sized", sized)):
+            roll = reader.read_roll(frame, expect=3, calibration=calibration)
+            if roll.ok:
+                assert sorted(roll.values) == sorted(tray.last_values)
+                right[name] += 1
+    assert right["sized"] >= right["bare"], right

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.bodies import Body
@@ -160,3 +162,18 @@ def test_in_a_single_photo_a_lone_sure_die_is_read_despite_perspective_refusals(
         readings = [read(100, 100, 2), refused(300, 200, reason, face=square), read(500, 300, 6)]
         roll = decide(merge(readings, [candidate(300, 200, 3)], FRAME, clutter=[False] * 3), 3)
         assert roll.reason is reason
+
+
+def test_a_die_at_the_tray_wall_is_never_read_by_the_finder():
+    """It may lean on the wall (the pips' rule too): the simulated tray's `cocked` hazard had a
+    leaning die the pips called blurred read as a 1 by the classifier."""
+    tray = np.array([[50, 50], [600, 50], [600, 430], [50, 430]], np.int32)
+    at_wall = DieReading(replace(body(300, 200), against_rim=True), None, RerollReason.BLUR, "")
+    readings = [read(100, 100, 2), at_wall, read(500, 300, 6)]
+    roll = decide(merge(readings, [candidate(300, 200, 3)], FRAME, tray), expect=3)
+    assert roll.reason is RerollReason.BLUR
+    two = [read(100, 100, 2), read(500, 300, 6)]
+    roll = decide(merge(two, [candidate(300, 65, 3)], FRAME, tray), expect=3)
+    assert roll.reason is RerollReason.COCKED
+    roll = decide(merge(two, [candidate(300, 200, 3)], FRAME, tray), expect=3)
+    assert roll.ok and sorted(roll.values) == [2, 3, 6]
