@@ -392,14 +392,13 @@ def open_screen(size: tuple[int, int] | None, windowed: bool) -> pygame.Surface:
 
 
 def build_watcher(config: Any, calibration: Any = None):
-    """The settle watcher over the real dice reader, tuned by the [vision] section."""
-    from vision.reader import read_roll
+    """The settle watcher over the real dice reader (which learns the die size from the dice it
+    reads when the calibration gives none), tuned by the [vision] section."""
+    from vision.reader import TrayReader
     from vision.settle import SettleConfig, ThrowWatcher
 
     settle = SettleConfig(still_for=config.vision.settle_seconds, votes=config.vision.votes)
-    return ThrowWatcher(
-        lambda frame: read_roll(frame, calibration=calibration), settle, calibration
-    )
+    return ThrowWatcher(TrayReader(calibration), settle, calibration)
 
 
 def build(

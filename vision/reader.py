@@ -9,7 +9,8 @@ glared, or simply not understood) makes the whole roll a `reroll` with the reaso
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -588,3 +589,35 @@ def read_roll(
     exactly that many dice were found and every one was read with confidence.
     """
     return inspect(frame, expect=expect, calibration=calibration, second_look=second_look)[0]
+
+
+LEARN_DICE = 30  # a learnt die size is the median top face of the last this many dice read
+
+
+class TrayReader:
+    """read_roll() as the kiosk runs it, frame after frame, on its calibrated tray.
+
+    A calibration made from the empty tray alone gives no die size; without one, dice touching
+    each other are split at a size guessed from the blob itself. So the size is learnt from the
+    dice read `ok` (the median top face of the last LEARN_DICE) and read with from then on. A
+    calibration that gives a size keeps it; without a tray or an empty frame (single photos)
+    nothing is learnt.
+    """
+
+    def __init__(self, calibration: Calibration | None, expect: int | None = 3) -> None:
+        self.calibration = calibration
+        self.expect = expect
+        self._learn = (
+            calibration is not None
+            and calibration.die_size is None
+            and (calibration.tray is not None or calibration.empty is not None)
+        )
+        self._sizes: deque[float] = deque(maxlen=LEARN_DICE)
+
+    def __call__(self, frame: np.ndarray) -> Roll:
+        roll = read_roll(frame, expect=self.expect, calibration=self.calibration)
+        if self._learn and roll.ok and self.calibration is not None:
+            self._sizes.extend(die.size for die in roll.dice)
+            size = round(float(np.median(self._sizes)), 1)
+            self.calibration = replace(self.calibration, die_size=size)
+        return roll

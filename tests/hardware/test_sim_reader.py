@@ -146,3 +146,26 @@ def test_a_calibrated_die_size_reads_at_least_as_well_as_none() -> None:
                 assert sorted(roll.values) == sorted(tray.last_values)
                 right[name] += 1
     assert right["sized"] >= right["bare"], right
+
+
+def test_the_kiosk_reader_learns_the_die_size_from_the_dice_it_reads() -> None:
+    clock = FakeClock()
+    tray = SimulatedTray(seed=12, clock=clock)
+    tray.open()
+    bare = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    learning = reader.TrayReader(bare)
+    sized = reader.TrayReader(Calibration(bare.tray, 50.0, bare.empty))
+    photo = reader.TrayReader(None)
+    for _ in range(10):
+        tray.throw()
+        clock.now += tray.settle_time + 0.5
+        frame = tray.read().image
+        sized(frame)
+        photo(frame)
+        if learning(frame).ok:
+            break
+    assert learning.calibration.die_size is not None
+    assert abs(learning.calibration.die_size - 0.95 * tray.die_size) < 0.1 * tray.die_size
+    assert learning.calibration.empty is bare.empty and learning.calibration.tray is bare.tray
+    assert sized.calibration.die_size == 50.0  # a calibrated size is kept
+    assert photo.calibration is None  # single photos: nothing to learn into
