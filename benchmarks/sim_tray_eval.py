@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/sim_tray_eval.py [throws] [seed]
 
 Counts, over ordinary throws and each hazard: ok and right, reroll (by reason), ok but wrong.
+The reader is the kiosk's (vision.reader.TrayReader: calibrated from the empty tray, the die
+size learnt from the dice it reads), one read per settled throw (no vote).
 A referee may reroll an ordinary throw now and then; it must never be ok and wrong.
 """
 
@@ -18,14 +20,15 @@ import cv2
 
 from hardware.sim import Hazard, SimulatedTray
 from vision.calibration import Calibration
-from vision.reader import read_roll
+from vision.reader import TrayReader
 
 
 def main(throws: int = 200, seed: int = 1) -> int:
     clock = [0.0]
     tray = SimulatedTray(seed=seed, clock=lambda: clock[0])
     tray.open()
-    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    # calibrated from the empty tray, as staff do; the die size is learnt as the kiosk learns it
+    read = TrayReader(Calibration(tray.tray_polygon, None, tray.empty_frame()))
     failures = Path(tempfile.gettempdir()) / "sim-tray-failures"
     failures.mkdir(exist_ok=True)
     wrong_total = 0
@@ -37,7 +40,7 @@ def main(throws: int = 200, seed: int = 1) -> int:
             tray.throw(hazard=hazard)
             clock[0] += tray.settle_time + 0.5
             frame = tray.read().image
-            roll = read_roll(frame, expect=3, calibration=calibration)
+            roll = read(frame)
             truth = sorted(tray.last_values)
             if roll.ok and sorted(roll.values) == truth and hazard in (None, Hazard.TOUCHING):
                 tally["ok and right"] += 1
