@@ -11,15 +11,7 @@ from kiosk.app import Kiosk
 from kiosk.config import load_config
 from kiosk.gamelog import GameLog
 
-
-class Clock:
-    """Game time the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
+from .fakes import Clock
 
 
 class PictureClock(Clock):

@@ -127,32 +127,13 @@ def as_event(action: Action) -> tuple[str, tuple[int, ...], str]:
 
 
 # -- the player (runs in a forked child) ------------------------------------------------------
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-class Camera:
-    """The worker as the scenes see it: a camera that works (reads come as queued events)."""
-
-    camera_ok = True
-
-    def preview(self):
-        return None
-
-    def request(self, name: str) -> None:
-        pass
-
-
 class ScriptError(AssertionError):
     pass
 
 
 def play(folder: Path, seed: int, progress: int) -> None:
     import pygame
+    from fakes import Camera, Clock  # beside this script, shared with the fault tests
 
     from kiosk.app import Kiosk
     from kiosk.config import load_config

@@ -24,19 +24,8 @@ from kiosk.ui.match import Match, replay
 from kiosk.worker import RollRead
 from vision.reading import Die, Roll
 
-from .conftest import Clock, headless_kiosk
-
-
-class Camera:
-    """The worker as the scenes see it: a camera that works; reads arrive as queued events."""
-
-    camera_ok = True
-
-    def preview(self):
-        return None
-
-    def request(self, name: str) -> None:
-        pass
+from .conftest import headless_kiosk
+from .fakes import Camera, Clock
 
 
 def camera_read(rng: random.Random) -> RollRead:
