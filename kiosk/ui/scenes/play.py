@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 REROLL_REASONS = {
     "wrong_count": N_("The table needs exactly three dice in the track."),
     "unreadable": N_("A die could not be read."),
-    "cocked": N_("A die is leaning."),
+    "cocked": N_("A die is leaning, or touches the wall (it may lean)."),
     "overlap": N_("Two dice lie on top of each other."),
     "cut": N_("A die is at the edge of the track."),
     "blur": N_("The picture is blurred."),
