@@ -31,7 +31,7 @@ from vision.pips import (
     spot_centres,
 )
 from vision.reading import Die, RerollReason, Roll
-from vision.second_look import SETTLED_BY_FINDER, merge, not_faces, read_faces
+from vision.second_look import SETTLED_BY_FINDER, body_faces, merge, not_faces, read_faces
 
 log = logging.getLogger(__name__)
 
@@ -563,11 +563,12 @@ def _second_look(
     tray = calibration.tray if calibration is not None else None
     try:
         candidates = read_faces(frame, dice_net.find_dice(frame, face and face / FACE_OF_BODY))
-        clutter = not_faces(frame, readings) if photo else None
+        framed = body_faces(frame, readings)
+        clutter = not_faces(framed) if photo else None
     except (cv2.error, FileNotFoundError) as error:
         _unavailable(str(error))
         return readings
-    return merge(readings, candidates, frame.shape, tray, clutter, face)
+    return merge(readings, candidates, frame.shape, tray, clutter, face, framed)
 
 
 @lru_cache(maxsize=8)

@@ -83,6 +83,14 @@ def _counted(candidate: Candidate, reading, die_size: float | None) -> bool:
     return candidate.value == reading.spots and candidate.p_mean >= AGREED
 
 
+def _reframed(candidate: Candidate, framed: Candidate | None, die_size: float | None) -> bool:
+    """Two framings of one die agree: the body's own crop is surely read as the face the
+    finder's crop most likely shows (though not surely)."""
+    if framed is None or not _sure(framed) or not _sure(replace(candidate, p_value=1.0), die_size):
+        return False
+    return framed.value == candidate.value
+
+
 def _at_wall(candidate: Candidate, tray: np.ndarray | None) -> bool:
     """Touching the tray's wall (its box reaches the floor's outline): it may lean on it."""
     if tray is None:
@@ -121,18 +129,28 @@ def read_faces(frame: np.ndarray, candidates: list[Candidate]) -> list[Candidate
     ]
 
 
-def not_faces(frame: np.ndarray, readings: list) -> list[bool]:
-    """For each reading: an unread body the classifier, in all eight views, surely calls no
-    die face (a shoe's edge, a printed rim, a shadow)."""
+def body_faces(frame: np.ndarray, readings: list) -> list[Candidate | None]:
+    """For each reading: what the classifier reads in an unread body's own crop (centred on the
+    body the pip reader found, at its size), None for a die already read. A second framing of
+    the die the finder points at, and the clutter test of single photos."""
     unread = [i for i, r in enumerate(readings) if r.die is None]
-    flags = [False] * len(readings)
+    framed: list[Candidate | None] = [None] * len(readings)
     if not unread:
-        return flags
-    crops = [crop_die(frame, readings[i].body.centre, readings[i].body.size) for i in unread]
+        return framed
+    bodies = [readings[i].body for i in unread]
+    crops = [crop_die(frame, body.centre, body.size) for body in bodies]
     probs, unanimous = FaceClassifier.load().views(np.array(crops, np.uint8))
-    for i, p, agree in zip(unread, probs, unanimous, strict=True):
-        flags[i] = bool(agree and p.argmax() == 0 and p[0] >= SURE_VALUE)
-    return flags
+    for i, body, p, agree in zip(unread, bodies, probs, unanimous, strict=True):
+        value = int(p.argmax())
+        p_value = float(p[value]) if agree else 0.0
+        framed[i] = Candidate(body.centre, body.size, 1.0, value, p_value, float(p[value]))
+    return framed
+
+
+def not_faces(framed: list[Candidate | None]) -> list[bool]:
+    """For each body_faces() reading: an unread body the classifier, in all eight views, surely
+    calls no die face (a shoe's edge, a printed rim, a shadow)."""
+    return [f is not None and _no_face(f) for f in framed]
 
 
 def merge(
@@ -142,6 +160,7 @@ def merge(
     tray: np.ndarray | None = None,
     clutter: list[bool] | None = None,
     die_size: float | None = None,
+    framed: list[Candidate | None] | None = None,
 ) -> list:
     """The pip readings, amended by the finder's candidates (see the module's docstring).
 
@@ -154,6 +173,8 @@ def merge(
     degrees shows a side as square as its top, and the classifier may read either).
     die_size: the calibrated size of a die's top face; a candidate whose outline is not of a flat
     die's size (a die leaning shows a larger one) is never read.
+    framed: the body_faces() readings of the readings; a body's lone candidate the classifier is
+    not sure of is read when the body's own crop is surely read as the candidate's likeliest face.
     """
     from vision.reader import COCKED_FACE, DieReading
 
@@ -196,7 +217,11 @@ def merge(
             if (
                 _whole(found[0], width, height)
                 and not reading.body.against_rim  # it may lean on the wall: the pips' rule
-                and (_sure(found[0], die_size) or _counted(found[0], reading, die_size))
+                and (
+                    _sure(found[0], die_size)
+                    or _counted(found[0], reading, die_size)
+                    or _reframed(found[0], framed[i] if framed else None, die_size)
+                )
             ):
                 readings[i] = DieReading(reading.body, _die(found[0]), None, "die finder")
         elif reading.problem is RerollReason.OVERLAP:

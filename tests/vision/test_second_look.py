@@ -177,3 +177,18 @@ def test_a_die_at_the_tray_wall_is_never_read_by_the_finder():
     assert roll.reason is RerollReason.COCKED
     roll = decide(merge(two, [candidate(300, 200, 3)], FRAME, tray), expect=3)
     assert roll.ok and sorted(roll.values) == [2, 3, 6]
+
+
+def test_an_unsure_face_is_read_when_the_body_crop_surely_reads_the_same():
+    """Two framings of one die: the finder's crop leans to a 4 (not surely), the crop of the
+    body the pip reader found is sure of a 4."""
+    unsure = candidate(300, 200, 4, p_value=0.0, p_mean=0.6)
+    readings = [read(100, 100, 2), refused(300, 200, RerollReason.BLUR), read(500, 300, 6)]
+
+    def framed(value: int, p_value: float) -> list:
+        return [None, Candidate((300.0, 200.0), 40.0, 1.0, value, p_value, 0.9), None]
+
+    roll = decide(merge(readings, [unsure], FRAME, framed=framed(4, 0.9)), expect=3)
+    assert roll.ok and sorted(roll.values) == [2, 4, 6]
+    for other in (framed(5, 0.9), framed(4, 0.0), framed(0, 0.95)):
+        assert decide(merge(readings, [unsure], FRAME, framed=other), 3).reason is RerollReason.BLUR
