@@ -57,6 +57,7 @@ OVERLAP_RAGGED = 1.15  # ...or this much larger and not filling its rectangle
 ATTACHED_MARGIN = 0.2  # a pip this far off a face (face sides) is on another die or a side
 PERSPECTIVE = 0.5  # how far out (face sides) the sides of a flat die show at the view's edge
 ATTACHED = 0.6  # a face spanning less of its body than this has something else attached
+FACES_APART = 0.7  # flat dice's faces lie a side apart or more (a size read runs 25% large)
 COCKED_FACE = 1.3  # a leaning die shows a foreshortened top face...
 COCKED_STRETCH = 1.5  # ...and a pip layout squashed along one axis
 SPACING = (0.17, 0.31)  # pip spacing, in face sides
@@ -511,9 +512,26 @@ def decide(readings: list[DieReading], expect: int | None) -> Roll:
             return Roll(dice, reading.problem, f"{reading.detail} at ({x:.0f}, {y:.0f})")
     if not dice:
         return Roll((), RerollReason.WRONG_COUNT, "no dice found")
+    for a, b in _overlapping(dice):
+        why = f"the faces read at ({a.center[0]:.0f}, {a.center[1]:.0f}) and "
+        why += f"({b.center[0]:.0f}, {b.center[1]:.0f}) overlap: dice on top of each other"
+        return Roll(dice, RerollReason.OVERLAP, why)
     if expect is not None and len(dice) != expect:
         return Roll(dice, RerollReason.WRONG_COUNT, f"{len(dice)} dice, expected {expect}")
     return Roll(dice)
+
+
+def _overlapping(dice: tuple[Die, ...]) -> list[tuple[Die, Die]]:
+    """Pairs of dice read with faces overlapping. The top faces of flat dice lie in one plane,
+    so their squares never overlap, however the dice touch (centres at least a face side apart
+    when edge to edge); two read so close are one die read twice, or one on another."""
+    return [
+        (a, b)
+        for i, a in enumerate(dice)
+        for b in dice[i + 1 :]
+        if np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1])
+        < FACES_APART * 0.5 * (a.size + b.size)
+    ]
 
 
 def inspect(
