@@ -323,3 +323,28 @@ def decide_dice(dice: tuple[Die, ...]):
         return DieReading(body, die, None, "")
 
     return decide([reading(d) for d in dice], expect=None)
+
+
+@settings(deadline=None, max_examples=40)
+@given(
+    values=st.tuples(st.integers(1, 6), st.integers(1, 6)),
+    overhang=st.floats(0.3, 0.95),
+    direction=st.floats(0, 360),
+    angles=st.tuples(st.floats(0, 90), st.floats(0, 90)),
+    style=st.sampled_from(synth.STYLES),
+    reference=st.booleans(),
+)
+def test_dice_over_one_another_are_never_read_as_other_faces(
+    values, overhang, direction, angles, style, reference
+):
+    """A die drawn over part of another (its centre `overhang` die sides away): refused, or (a
+    sliver hidden) read as the faces showing, never as any other."""
+    side = DrawnDie(1, (0, 0)).side
+    turn = np.radians(direction)
+    over = (250 + overhang * side * np.cos(turn), 250 + overhang * side * np.sin(turn))
+    dice = [DrawnDie(values[0], (250, 250), angle=angles[0])]
+    dice += [DrawnDie(values[1], over, angle=angles[1]), DrawnDie(6, (480, 120), angle=20)]
+    frame = synth.scene(dice, style)
+    roll = kiosk_read(frame, style) if reference else read_roll(frame)
+    if roll.ok:
+        assert sorted(roll.values) == sorted([*values, 6])
