@@ -1,6 +1,8 @@
 """How the real dice reader does on the simulated tray's settled frames (prints figures).
 
-    .venv/bin/python benchmarks/sim_tray_eval.py [throws] [seed]
+    .venv/bin/python benchmarks/sim_tray_eval.py [throws] [seed] [die colour] [pip colour]
+
+(colours as "#rrggbb"; the default is the demo's ivory die with black pips)
 
 Counts, over ordinary throws and each hazard: ok and right, reroll (by reason), ok but wrong.
 The reader is the kiosk's (vision.reader.TrayReader: calibrated from the empty tray, the die
@@ -23,9 +25,9 @@ from vision.calibration import Calibration
 from vision.reader import TrayReader
 
 
-def main(throws: int = 200, seed: int = 1) -> int:
+def main(throws: int = 200, seed: int = 1, die: str = "#efe8d8", pip: str = "#1c1814") -> int:
     clock = [0.0]
-    tray = SimulatedTray(seed=seed, clock=lambda: clock[0])
+    tray = SimulatedTray(seed=seed, clock=lambda: clock[0], die_colour=die, pip_colour=pip)
     tray.open()
     # calibrated from the empty tray, as staff do; the die size is learnt as the kiosk learns it
     read = TrayReader(Calibration(tray.tray_polygon, None, tray.empty_frame()))
@@ -69,4 +71,5 @@ def main(throws: int = 200, seed: int = 1) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(*(int(a) for a in sys.argv[1:3])))
+    numbers = [int(a) for a in sys.argv[1:3]]
+    sys.exit(main(*numbers, *sys.argv[3:5]))
