@@ -74,19 +74,24 @@ def _sure(candidate: Candidate, die_size: float | None = None) -> bool:
     return candidate.value != 0 and candidate.p_value >= SURE_VALUE
 
 
+def _likely(candidate: Candidate, die_size: float | None) -> bool:
+    """A face is its likeliest answer (sure or not), on an outline of a flat die's size."""
+    return _sure(replace(candidate, p_value=1.0), die_size)
+
+
 def _counted(candidate: Candidate, reading, die_size: float | None) -> bool:
     """Two readers agree on a die neither is sure of alone: the classifier's likeliest face
     (every view and network together, at least AGREED likely) is the number of pip-like spots
     the pip reader counted on the face it refused (as blurred or unreadable)."""
-    if not _sure(replace(candidate, p_value=1.0), die_size):
-        return False  # not of a flat die's size, or no face
+    if not _likely(candidate, die_size):
+        return False
     return candidate.value == reading.spots and candidate.p_mean >= AGREED
 
 
 def _reframed(candidate: Candidate, framed: Candidate | None, die_size: float | None) -> bool:
     """Two framings of one die agree: the body's own crop is surely read as the face the
     finder's crop most likely shows (though not surely)."""
-    if framed is None or not _sure(framed) or not _sure(replace(candidate, p_value=1.0), die_size):
+    if framed is None or not _sure(framed) or not _likely(candidate, die_size):
         return False
     return framed.value == candidate.value
 
@@ -134,16 +139,11 @@ def body_faces(frame: np.ndarray, readings: list) -> list[Candidate | None]:
     body the pip reader found, at its size), None for a die already read. A second framing of
     the die the finder points at, and the clutter test of single photos."""
     unread = [i for i, r in enumerate(readings) if r.die is None]
-    framed: list[Candidate | None] = [None] * len(readings)
-    if not unread:
-        return framed
     bodies = [readings[i].body for i in unread]
-    crops = [crop_die(frame, body.centre, body.size) for body in bodies]
-    probs, unanimous = FaceClassifier.load().views(np.array(crops, np.uint8))
-    for i, body, p, agree in zip(unread, bodies, probs, unanimous, strict=True):
-        value = int(p.argmax())
-        p_value = float(p[value]) if agree else 0.0
-        framed[i] = Candidate(body.centre, body.size, 1.0, value, p_value, float(p[value]))
+    read = read_faces(frame, [Candidate(body.centre, body.size, 1.0) for body in bodies])
+    framed: list[Candidate | None] = [None] * len(readings)
+    for i, candidate in zip(unread, read, strict=True):
+        framed[i] = candidate
     return framed
 
 
