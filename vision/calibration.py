@@ -42,6 +42,11 @@ class Calibration:
     die_size: float | None = None
     empty: np.ndarray | None = None
 
+    @property
+    def of_tray(self) -> bool:
+        """Made on a tray (its floor or its empty frame known), not the blank of a single photo."""
+        return self.tray is not None or self.empty is not None
+
     def save(self, directory: str | os.PathLike[str]) -> Path:
         """Write this calibration into `directory` (created if needed); returns the JSON path."""
         folder = Path(directory)

@@ -569,7 +569,7 @@ def _second_look(
     pips read): a finder's die of another size may be leaning and is not read; with no size to
     compare, the second look is not taken at all.
     """
-    photo = calibration is None or (calibration.empty is None and calibration.tray is None)
+    photo = calibration is None or not calibration.of_tray
     face = None
     if not photo:
         if any(r.problem not in (None, *SETTLED_BY_FINDER) for r in readings):
@@ -627,9 +627,7 @@ class TrayReader:
         self.calibration = calibration
         self.expect = expect
         self._learn = (
-            calibration is not None
-            and calibration.die_size is None
-            and (calibration.tray is not None or calibration.empty is not None)
+            calibration is not None and calibration.die_size is None and calibration.of_tray
         )
         self._sizes: deque[float] = deque(maxlen=LEARN_DICE)
 
