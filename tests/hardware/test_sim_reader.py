@@ -25,19 +25,29 @@ class FakeClock:
         return self.now
 
 
-@pytest.fixture(scope="module")
-def rig() -> tuple[SimulatedTray, FakeClock, Calibration]:
+def make_rig(*size, **look) -> tuple[SimulatedTray, FakeClock, Calibration]:
+    """An open simulated tray on a hand-moved clock, calibrated as staff do (no die size)."""
     clock = FakeClock()
-    tray = SimulatedTray(seed=1283, clock=clock)
+    tray = SimulatedTray(*size, clock=clock, **look)
     tray.open()
     return tray, clock, Calibration(tray.tray_polygon, None, tray.empty_frame())
 
 
-def settled_roll(rig, hazard: Hazard | None = None):
-    tray, clock, calibration = rig
+@pytest.fixture(scope="module")
+def rig() -> tuple[SimulatedTray, FakeClock, Calibration]:
+    return make_rig(seed=1283)
+
+
+def settled_frame(tray: SimulatedTray, clock: FakeClock, hazard: Hazard | None = None):
+    """Throw, and the frame once the dice have come to rest."""
     tray.throw(hazard=hazard)
     clock.now += tray.settle_time + 0.5
-    return reader.read_roll(tray.read().image, expect=3, calibration=calibration)
+    return tray.read().image
+
+
+def settled_roll(rig, hazard: Hazard | None = None):
+    tray, clock, calibration = rig
+    return reader.read_roll(settled_frame(tray, clock, hazard), expect=3, calibration=calibration)
 
 
 def test_ordinary_throws_are_read_right_or_rerolled_never_wrong(rig) -> None:
@@ -101,10 +111,7 @@ def test_every_throw_gets_an_answer() -> None:
     dice's shadows often join them into one odd body, which once read as "no dice" (taken for a
     shadow) and left the visitors waiting for a throw the kiosk had silently ignored."""
     settle = pytest.importorskip("vision.settle")
-    clock = FakeClock()
-    tray = SimulatedTray((640, 360), die_size=45, seed=3, clock=clock)
-    tray.open()
-    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    tray, clock, calibration = make_rig((640, 360), die_size=45, seed=3)
     watcher = settle.ThrowWatcher(
         lambda frame: reader.read_roll(frame, expect=3, calibration=calibration),
         settle.SettleConfig(),
@@ -130,16 +137,11 @@ def test_a_calibrated_die_size_reads_at_least_as_well_as_none() -> None:
     """The calibration's die size is a top face's side. The body finder once took it for a
     body's (sides and shadow included), split dice at the wrong size, and read ordinary throws
     worse with the size known than without it (93 against 122 of 150 throws)."""
-    clock = FakeClock()
-    tray = SimulatedTray(seed=11, clock=clock)
-    tray.open()
-    bare = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    tray, clock, bare = make_rig(seed=11)
     sized = Calibration(bare.tray, tray.die_size * 0.95, bare.empty)  # the top face's side
     right = {"bare": 0, "sized": 0}
     for _ in range(40):
-        tray.throw()
-        clock.now += tray.settle_time + 0.5
-        frame = tray.read().image
+        frame = settled_frame(tray, clock)
         for name, calibration in (("bare", bare), ("sized", sized)):
             roll = reader.read_roll(frame, expect=3, calibration=calibration)
             if roll.ok:
@@ -149,17 +151,12 @@ def test_a_calibrated_die_size_reads_at_least_as_well_as_none() -> None:
 
 
 def test_the_kiosk_reader_learns_the_die_size_from_the_dice_it_reads() -> None:
-    clock = FakeClock()
-    tray = SimulatedTray(seed=12, clock=clock)
-    tray.open()
-    bare = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    tray, clock, bare = make_rig(seed=12)
     learning = reader.TrayReader(bare)
     sized = reader.TrayReader(Calibration(bare.tray, 50.0, bare.empty))
     photo = reader.TrayReader(None)
     for _ in range(10):
-        tray.throw()
-        clock.now += tray.settle_time + 0.5
-        frame = tray.read().image
+        frame = settled_frame(tray, clock)
         sized(frame)
         photo(frame)
         if learning(frame).ok:
@@ -177,15 +174,11 @@ def test_the_kiosk_reader_learns_the_die_size_from_the_dice_it_reads() -> None:
     "a leaning die shows, and a die leaning on the wall without touching its outline is read",
 )
 def test_black_dice_leaning_are_rerolled() -> None:
-    clock = FakeClock()
-    tray = SimulatedTray(seed=3, clock=clock, die_colour="#1a1a1a", pip_colour="#f2f2f2")
-    tray.open()
-    read = reader.TrayReader(Calibration(tray.tray_polygon, None, tray.empty_frame()))
+    tray, clock, calibration = make_rig(seed=3, die_colour="#1a1a1a", pip_colour="#f2f2f2")
+    read = reader.TrayReader(calibration)
     announced = []
     for _ in range(30):
-        tray.throw(hazard=Hazard.COCKED)
-        clock.now += tray.settle_time + 0.5
-        roll = read(tray.read().image)
+        roll = read(settled_frame(tray, clock, Hazard.COCKED))
         if roll.ok:
             announced.append((roll.values, tray.last_values))
     assert announced == []
