@@ -11,7 +11,7 @@ from synth import DrawnDie
 
 from vision.calibration import Calibration
 from vision.reader import read_roll
-from vision.reading import Die, RerollReason
+from vision.reading import RerollReason
 
 
 @pytest.mark.parametrize("style", synth.STYLES, ids=lambda s: f"body{s.body}")
@@ -302,27 +302,6 @@ def test_a_die_overhanging_another_is_not_read_as_two_flat_dice(style):
     frame = synth.scene([*dice, DrawnDie(6, (480, 120), angle=20)], style)
     roll = kiosk_read(frame, style)
     assert not roll.ok and roll.reason in (RerollReason.OVERLAP, RerollReason.UNREADABLE)
-
-
-def test_dice_read_with_overlapping_faces_are_dice_on_top_of_each_other():
-    """Flat dice's top faces lie in one plane and never overlap, however the dice touch."""
-    touching = (Die(2, (100.0, 100.0), 40.0, 0.9), Die(5, (140.0, 100.0), 40.0, 0.9))
-    assert decide_dice(touching).ok
-    on_top = (Die(2, (100.0, 100.0), 40.0, 0.9), Die(5, (125.0, 100.0), 40.0, 0.9))
-    assert decide_dice(on_top).reason is RerollReason.OVERLAP
-
-
-def decide_dice(dice: tuple[Die, ...]):
-    from vision.bodies import Body
-    from vision.reader import DieReading, decide
-
-    def reading(die: Die) -> DieReading:
-        (x, y), s = die.center, die.size
-        contour = np.array([[[x - s, y - s]], [[x + s, y - s]], [[x + s, y + s]], [[x - s, y + s]]])
-        body = Body((x, y), s, ((x, y), (s, s), 0.0), contour.astype(np.int32), False, 1)
-        return DieReading(body, die, None, "")
-
-    return decide([reading(d) for d in dice], expect=None)
 
 
 @settings(deadline=None, max_examples=40)

@@ -192,3 +192,15 @@ def test_an_unsure_face_is_read_when_the_body_crop_surely_reads_the_same():
     assert roll.ok and sorted(roll.values) == [2, 4, 6]
     for other in (framed(5, 0.9), framed(4, 0.0), framed(0, 0.95)):
         assert decide(merge(readings, [unsure], FRAME, framed=other), 3).reason is RerollReason.BLUR
+
+
+def test_dice_read_with_overlapping_faces_are_dice_on_top_of_each_other():
+    """Flat dice's top faces lie in one plane and never overlap, however the dice touch."""
+
+    def two(gap: float):
+        dice = (Die(2, (100.0, 100.0), 40.0, 0.9), Die(5, (100.0 + gap, 100.0), 40.0, 0.9))
+        readings = [DieReading(body(*die.center), die, None, "") for die in dice]
+        return decide(readings, expect=None)
+
+    assert two(40.0).ok  # touching edge to edge
+    assert two(25.0).reason is RerollReason.OVERLAP
