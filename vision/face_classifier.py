@@ -12,8 +12,9 @@ die's centre, axis-aligned (the network was trained at every rotation), and resa
 side). Each channel is then centred on its own mean and the patch scaled by its standard
 deviation, so exposure and white balance do not matter.
 
-The network runs in OpenCV's DNN module (no other runtime dependency); the model was trained
-by `tools/train_face_classifier.py` and is shipped as `vision/models/face_classifier.onnx`.
+The networks run in OpenCV's DNN module (no other runtime dependency); they were trained by
+`tools/train_face_classifier.py` (seeds 3 and 11) and are shipped as `MODELS`,
+`vision/models/face_classifier.onnx` and `face_classifier_b.onnx`.
 """
 
 from __future__ import annotations
