@@ -129,6 +129,35 @@ def _against(contour: np.ndarray, polygon: np.ndarray, margin: float) -> bool:
     return any(cv2.pointPolygonTest(poly, (float(x), float(y)), True) <= margin for x, y in points)
 
 
+def nearest_wall(
+    tray: np.ndarray | None, point: tuple[float, float]
+) -> tuple[float, np.ndarray] | None:
+    """How far the point lies inside the tray floor's outline (negative outside), in pixels, and
+    the unit vector towards the outline's nearest point; None when there is no tray.
+
+    tray: the floor polygon in full-frame pixels.
+    """
+    if tray is None:
+        return None
+    corners = np.asarray(tray, np.float64).reshape(-1, 2)
+    p = np.asarray(point, np.float64)
+    best, towards = np.inf, np.zeros(2)
+    for a, b in zip(corners, np.roll(corners, -1, axis=0), strict=True):
+        t = np.clip(np.dot(p - a, b - a) / max(np.dot(b - a, b - a), 1e-12), 0.0, 1.0)
+        step = a + t * (b - a) - p
+        if np.hypot(*step) < best:
+            best, towards = float(np.hypot(*step)), step
+    polygon = corners.astype(np.float32).reshape(-1, 1, 2)
+    inside = cv2.pointPolygonTest(polygon, (float(p[0]), float(p[1])), False) >= 0
+    return (best if inside else -best), towards / max(best, 1e-9)
+
+
+def near_wall(tray: np.ndarray | None, point: tuple[float, float], reach: float) -> bool:
+    """Does the point lie within `reach` pixels of the tray floor's outline (or outside it)?"""
+    wall = nearest_wall(tray, point)
+    return wall is not None and wall[0] < reach
+
+
 def _split_row(mask: np.ndarray, die: float) -> list[np.ndarray] | None:
     """Dice side by side make an oblong of k squares: cut it across, or None if it is not."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

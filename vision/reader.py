@@ -17,7 +17,14 @@ import cv2
 import numpy as np
 
 from vision import dice_net
-from vision.bodies import FACE_OF_BODY, Body, find_bodies, to_lab, working_copy
+from vision.bodies import (
+    FACE_OF_BODY,
+    Body,
+    find_bodies,
+    nearest_wall,
+    to_lab,
+    working_copy,
+)
 from vision.calibration import Calibration
 from vision.faces import LAYOUTS, FaceFit, fit_face
 from vision.frame import frame_problem
@@ -58,6 +65,13 @@ ATTACHED_MARGIN = 0.2  # a pip this far off a face (face sides) is on another di
 PERSPECTIVE = 0.5  # how far out (face sides) the sides of a flat die show at the view's edge
 ATTACHED = 0.6  # a face spanning less of its body than this has something else attached
 FACES_APART = 0.7  # flat dice's faces lie a side apart or more (a size read runs 25% large)
+# A die leaning on the wall lies with its centre within WALL_REACH face sides of the floor's
+# outline (a flat die touching the wall: about 0.5). When its sides are the colour of its top,
+# the face found takes in the side it turns up, away from the wall: its pips then lie towards
+# the wall, off the face's centre by more than WALL_SHIFT face sides (flat dice by the wall:
+# under 0.12 in 99 of 100).
+WALL_REACH = 0.75
+WALL_SHIFT = 0.14
 COCKED_FACE = 1.3  # a leaning die shows a foreshortened top face...
 COCKED_STRETCH = 1.5  # ...and a pip layout squashed along one axis
 SPACING = (0.17, 0.31)  # pip spacing, in face sides
@@ -85,6 +99,7 @@ class DieReading:
     evidence: whether an unread candidate still looks like a die (a square body, or a face of
     one colour with pip-like spots); one that does not is clutter and is left out.
     spots: how many pip-like spots its face showed (a tentative count, even when refused).
+    pips_off: where the centre of the pips read lies from the face's centre (x, y pixels).
     """
 
     body: Body
@@ -94,6 +109,7 @@ class DieReading:
     evidence: bool = True
     face: Face | None = None
     spots: int = 0
+    pips_off: tuple[float, float] = (0.0, 0.0)
 
 
 def _tilt(a: float, b: float) -> float:
@@ -227,7 +243,8 @@ def read_body(frame: np.ndarray, body: Body) -> DieReading:
         size=round(face.side, 1),
         confidence=confidence(fit),
     )
-    return DieReading(body, die, None, "", True, face)
+    turn = complex(*fit.centre) * face.side * np.exp(1j * np.radians(face.angle))
+    return DieReading(body, die, None, "", True, face, len(spots.centres), (turn.real, turn.imag))
 
 
 STRAY_REACH = 0.75  # pips of one die lie within this many face sides of the next one
@@ -310,8 +327,9 @@ def read_dice(
             why = "something in the tray that is not one die (dice together?)"
             kept.append(DieReading(body, None, RerollReason.UNREADABLE, why))
     frame_size = (frame.shape[1], frame.shape[0])
-    kept = [_check_attached(reading, spots, die_size, frame_size) for reading in kept]
     tray = calibration.tray if calibration is not None else None
+    kept = [_check_attached(reading, spots, die_size, frame_size) for reading in kept]
+    kept = [_check_wall(reading, tray, face) for reading in kept]
     sizable = [b for b in bodies if b.size >= MIN_BODY * die_size]
     kept += _stray_dice(frame, sizable, spots, face, die_size, tray)
     return kept, die_size
@@ -403,6 +421,25 @@ def _check_attached(
         why = f"pips beside the {reading.die.value}: another die attached"
         return DieReading(reading.body, None, RerollReason.OVERLAP, why, True, face)
     return reading
+
+
+def _check_wall(reading: DieReading, tray: np.ndarray | None, face: float) -> DieReading:
+    """A die read by the tray wall with its pips off its face's centre, towards the wall, leans
+    on the wall (see WALL_SHIFT).
+
+    The body finder calls a die touching the wall `cocked` when its outline reaches the floor's
+    edge; a dark die against the dark foot of the wall stops short of it. face: the dice's top
+    face side (pixels).
+    """
+    die = reading.die
+    wall = nearest_wall(tray, die.center) if die is not None else None
+    if die is None or wall is None or wall[0] >= WALL_REACH * face:
+        return reading
+    shift = float(np.dot(reading.pips_off, wall[1])) / face
+    if shift <= WALL_SHIFT:
+        return reading
+    why = f"{die.value} by the tray wall, its pips {shift:.2f} of a face towards it: it leans"
+    return DieReading(reading.body, None, RerollReason.COCKED, why, True, reading.face)
 
 
 def _stray_dice(

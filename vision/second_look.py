@@ -19,7 +19,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.bodies import Body
+from vision.bodies import Body, near_wall
 from vision.dice_net import Candidate
 from vision.face_classifier import FaceClassifier, crop_die
 from vision.reading import Die, RerollReason
@@ -96,12 +96,13 @@ def _reframed(candidate: Candidate, framed: Candidate | None, die_size: float | 
     return framed.value == candidate.value
 
 
-def _at_wall(candidate: Candidate, tray: np.ndarray | None) -> bool:
-    """Touching the tray's wall (its box reaches the floor's outline): it may lean on it."""
-    if tray is None:
-        return False
-    polygon = np.asarray(tray, np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(polygon, candidate.centre, True) <= candidate.size / 2
+def _at_wall(candidate: Candidate, tray: np.ndarray | None, die_size: float | None) -> bool:
+    """By the tray's wall: its box reaches the floor's outline, or its centre lies as near it as
+    a leaning die's (WALL_REACH top faces). It may lean on the wall."""
+    from vision.reader import WALL_REACH
+
+    reach = max(candidate.size / 2, WALL_REACH * (die_size or 0.0))
+    return near_wall(tray, candidate.centre, reach)
 
 
 def _no_face(candidate: Candidate) -> bool:
@@ -217,6 +218,7 @@ def merge(
             if (
                 _whole(found[0], width, height)
                 and not reading.body.against_rim  # it may lean on the wall: the pips' rule
+                and not _at_wall(found[0], tray, die_size)
                 and (
                     _sure(found[0], die_size)
                     or _counted(found[0], reading, die_size)
@@ -257,7 +259,7 @@ def merge(
     for candidate in loose:
         if not _whole(candidate, width, height):
             continue
-        if _at_wall(candidate, tray):
+        if _at_wall(candidate, tray, die_size):
             why = f"a die the pips missed against the tray wall ({candidate.value}?): it may lean"
             readings.append(DieReading(_box(candidate), None, RerollReason.COCKED, why))
         elif _sure(candidate, die_size):

@@ -9,9 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from synth import DrawnDie
 
+from vision.bodies import Body
 from vision.calibration import Calibration
-from vision.reader import read_roll
-from vision.reading import RerollReason
+from vision.pips import Face
+from vision.reader import DieReading, _check_wall, read_roll
+from vision.reading import Die, RerollReason
 
 
 @pytest.mark.parametrize("style", synth.STYLES, ids=lambda s: f"body{s.body}")
@@ -174,6 +176,27 @@ def test_die_against_the_tray_wall_may_lean_and_is_refused():
     roll = read_roll(synth.scene(dice), calibration=Calibration(tray=tray))
     assert roll.reason is RerollReason.COCKED
     assert "wall" in roll.detail
+
+
+def test_a_die_by_the_wall_with_its_pips_towards_it_leans():
+    """A dark die leaning on the dark foot of the wall stops short of the floor's outline; the
+    face found takes in the side it turns up, so its pips lie off the face towards the wall."""
+    tray = np.array([[100, 100], [560, 100], [560, 380], [100, 380]], np.float64)
+    face = Face((300.0, 128.0), 44.0, 0.0, 1.1, 1.0)
+    body = Body(
+        (300.0, 128.0), 44.0, ((300.0, 128.0), (44.0, 44.0), 0.0), np.zeros((4, 1, 2)), False, 1
+    )
+
+    def checked(centre_y: float, pips_off: tuple[float, float]) -> DieReading:
+        die = Die(4, (300.0, centre_y), 44.0, 0.9)
+        reading = DieReading(body, die, None, "", True, face, 4, pips_off)
+        return _check_wall(reading, tray, 40.0)
+
+    assert checked(128.0, (0.0, -8.0)).problem is RerollReason.COCKED  # 0.2 face to the wall
+    assert checked(128.0, (0.0, -4.0)).die is not None  # 0.1: a flat die in perspective
+    assert checked(128.0, (0.0, 8.0)).die is not None  # away from the wall
+    assert checked(128.0, (8.0, 0.0)).die is not None  # along it
+    assert checked(200.0, (0.0, -8.0)).die is not None  # 2.5 faces from the wall
 
 
 @pytest.mark.parametrize("style", synth.STYLES, ids=lambda s: f"body{s.body}")

@@ -177,6 +177,11 @@ def test_a_die_at_the_tray_wall_is_never_read_by_the_finder():
     assert roll.reason is RerollReason.COCKED
     roll = decide(merge(two, [candidate(300, 200, 3)], FRAME, tray), expect=3)
     assert roll.ok and sorted(roll.values) == [2, 3, 6]
+    # a leaning dark die's box stops short of the wall: within 0.75 top faces of it, its centre
+    # lies where a leaning die's does (once the dice's size is known)
+    roll = decide(merge(two, [candidate(300, 75, 3)], FRAME, tray, die_size=40.0), expect=3)
+    assert roll.reason is RerollReason.COCKED
+    assert decide(merge(two, [candidate(300, 75, 3)], FRAME, tray), expect=3).ok
 
 
 def test_an_unsure_face_is_read_when_the_body_crop_surely_reads_the_same():
