@@ -39,8 +39,11 @@ PIP_LIMIT = 0.46  # ...and kept when their centre is within this distance of it
 @dataclass(frozen=True, slots=True)
 class Face:
     """The top face of a die in frame pixels: centre (x, y), side, angle (degrees), aspect of
-    its rectangle, the share of the body side it spans, and how much of its rectangle the face
-    region fills (a die face fills it; a patch of clutter seldom does)."""
+    its rectangle, the share of the body side it spans, how much of its rectangle the face
+    region fills (a die face fills it; a patch of clutter seldom does), and how the face is
+    foreshortened: the ratio of its region's long axis to its short one by second moments (1
+    for a square at any rotation, 1/cos(t) for a square tilted by t), and that long axis's
+    direction (degrees, modulo 180)."""
 
     centre: tuple[float, float]
     side: float
@@ -48,6 +51,8 @@ class Face:
     aspect: float
     share: float
     fill: float = 1.0
+    foreshortening: float = 1.0
+    long_axis: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +187,7 @@ def find_face(
     face_side = float(np.sqrt(max(cv2.contourArea(outline), 1.0)))
     inverse = cv2.invertAffineTransform(matrix)
     cx, cy = inverse @ np.array([fx, fy, 1.0])
+    ratio, direction = _axes(outline)
     return Face(
         centre=(float(cx), float(cy)),
         side=face_side / scale,
@@ -189,7 +195,20 @@ def find_face(
         aspect=max(fw, fh) / max(min(fw, fh), 1e-6),
         share=face_side / unit,
         fill=float(cv2.contourArea(outline) / max(fw * fh, 1e-6)),
+        foreshortening=ratio,
+        long_axis=(angle + direction) % 180.0,
     )
+
+
+def _axes(outline: np.ndarray) -> tuple[float, float]:
+    """Long over short axis of a region by its second moments, and the long axis's direction
+    (degrees, in the outline's frame)."""
+    m = cv2.moments(outline)
+    a, b, c = m["mu20"], m["mu11"], m["mu02"]
+    spread = float(np.hypot(a - c, 2 * b))
+    long, short = (a + c + spread) / 2, (a + c - spread) / 2
+    ratio = float(np.sqrt(long / short)) if short > 0 else float("inf")
+    return ratio, float(np.degrees(0.5 * np.arctan2(2 * b, a - c)))
 
 
 def find_spots(frame: np.ndarray, face: Face) -> Spots:

@@ -74,6 +74,12 @@ WALL_REACH = 0.75
 WALL_SHIFT = 0.14
 COCKED_FACE = 1.3  # a leaning die shows a foreshortened top face...
 COCKED_STRETCH = 1.5  # ...and a pip layout squashed along one axis
+# In a single photo taken at a slant, every flat die's top face is foreshortened alike: when all
+# the dice found show faces at least SLANT_ASPECT foreshortened (at most SLANT_MAX), their long
+# axes within SLANT_AXES degrees of one another, the camera's tilt did it, not dice leaning.
+SLANT_ASPECT = 1.15
+SLANT_MAX = 1.6
+SLANT_AXES = 20.0
 SPACING = (0.17, 0.31)  # pip spacing, in face sides
 MAX_FIT_ERROR = 0.28  # pip distance from its layout position, in pip spacings
 MAX_ANGLE = 12.0  # degrees between the pip layout and the die's edges
@@ -195,11 +201,12 @@ def confidence(fit: FaceFit) -> float:
     return round(float(np.clip(0.5 + 0.5 * margin, 0.0, 1.0)), 3)
 
 
-def read_body(frame: np.ndarray, body: Body) -> DieReading:
+def read_body(frame: np.ndarray, body: Body, cocked_face: float = COCKED_FACE) -> DieReading:
     """Read the top face of one die body, or say why not.
 
     An unread body keeps `evidence` when it still looks like a die: a face of one colour that
-    fills its rectangle, with pip-like spots on it.
+    fills its rectangle, with pip-like spots on it. cocked_face: the face aspect above which the
+    die leans (larger in a photo seen at a slant).
     """
     face = find_face(frame, body.contour, body.centre, body.size, body.rect[2])
     if face is None:
@@ -220,7 +227,7 @@ def read_body(frame: np.ndarray, body: Body) -> DieReading:
     if body.at_edge:
         return refuse(RerollReason.CUT, "die cut by the edge")
     fit, why = read_face(spots)
-    leaning = face.aspect > COCKED_FACE or (fit is not None and fit.stretch > COCKED_STRETCH)
+    leaning = face.aspect > cocked_face or (fit is not None and fit.stretch > COCKED_STRETCH)
     if fit is None and body.pieces > 1:
         return refuse(RerollReason.OVERLAP, f"dice touching or on top ({why})")
     if spots.glare > GLARED:
@@ -332,7 +339,30 @@ def read_dice(
     kept = [_check_wall(reading, tray, face) for reading in kept]
     sizable = [b for b in bodies if b.size >= MIN_BODY * die_size]
     kept += _stray_dice(frame, sizable, spots, face, die_size, tray)
+    if calibration is None or not calibration.of_tray:
+        slanted = [read_body(frame, r.body, SLANT_MAX) if _slanted(r, kept) else r for r in kept]
+        kept = [_check_attached(reading, spots, die_size, frame_size) for reading in slanted]
     return kept, die_size
+
+
+def _slanted(reading: DieReading, readings: list[DieReading]) -> bool:
+    """Is this die refused as leaning only for its oblong face, in a photo where every die
+    found shows a face foreshortened alike (the camera's tilt, see SLANT_ASPECT)?"""
+    if reading.problem is not RerollReason.COCKED or reading.detail != "die leaning":
+        return False
+    faces = [r.face for r in readings]
+    if len(faces) < 2 or any(
+        f is None or not SLANT_ASPECT <= f.foreshortening <= SLANT_MAX for f in faces
+    ):
+        return False
+    axes = [f.long_axis for f in faces if f is not None]
+    return all(_tilt2(a, b) <= SLANT_AXES for a in axes for b in axes)
+
+
+def _tilt2(a: float, b: float) -> float:
+    """Smallest angle between two directions (degrees, modulo 180)."""
+    d = (a - b) % 180.0
+    return min(d, 180.0 - d)
 
 
 def _spots_in(body: Body, spots: np.ndarray) -> int:

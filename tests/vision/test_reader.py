@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import synth
@@ -12,7 +14,7 @@ from synth import DrawnDie
 from vision.bodies import Body
 from vision.calibration import Calibration
 from vision.pips import Face
-from vision.reader import DieReading, _check_wall, read_roll
+from vision.reader import DieReading, _check_wall, _slanted, read_roll
 from vision.reading import Die, RerollReason
 
 
@@ -133,6 +135,38 @@ def test_a_leaning_die_is_never_read_by_its_side(value, tilt, angle, style, refe
     facing = {value} if tilt < 40 else {7 - value} if tilt > 50 else {value, 7 - value}
     if roll.ok:
         assert any(sorted(roll.values) == sorted([2, face, 6]) for face in facing)
+
+
+@pytest.mark.parametrize("style", synth.STYLES, ids=lambda s: f"body{s.body}")
+def test_a_photo_taken_at_a_slant_is_read(style):
+    """A tilted camera foreshortens every flat die alike (here: the picture squashed to 0.8 of
+    its height, faces 1.25 times as wide as high, however turned)."""
+    frame = synth.three_dice((2, 4, 5), style, side=56.0)
+    h, w = frame.shape[:2]
+    assert read_roll(frame, second_look=False).ok  # straight on
+    slanted = synth.cv2.resize(frame, (w, round(0.8 * h)), interpolation=synth.cv2.INTER_AREA)
+    roll = read_roll(slanted, second_look=False)
+    assert roll.ok and sorted(roll.values) == [2, 4, 5]
+
+
+def test_only_dice_all_foreshortened_alike_are_a_slanted_view():
+    """A die leaning among flat ones is foreshortened alone, or across the others."""
+
+    def leaning(foreshortening: float, long_axis: float) -> DieReading:
+        face = Face((0.0, 0.0), 40.0, 0.0, 1.4, 1.0, 1.0, foreshortening, long_axis)
+        body = Body(
+            (0.0, 0.0), 44.0, ((0.0, 0.0), (44.0, 44.0), 0.0), np.zeros((4, 1, 2)), False, 1
+        )
+        return DieReading(body, None, RerollReason.COCKED, "die leaning", True, face)
+
+    alike = [leaning(1.35, 2.0), leaning(1.3, 178.0), leaning(1.4, 10.0)]
+    assert _slanted(alike[0], alike)
+    assert not _slanted(alike[0], alike[:1])  # one die: nothing to compare it with
+    assert not _slanted(alike[0], [*alike[:2], leaning(1.02, 60.0)])  # one die flat
+    assert not _slanted(alike[0], [*alike[:2], leaning(1.35, 50.0)])  # one foreshortened across
+    assert not _slanted(alike[0], [*alike[:2], leaning(1.8, 5.0)])  # one far more: leaning
+    refused = replace(alike[0], detail="die leaning (pips do not fit a 4)")
+    assert not _slanted(refused, [refused, *alike[1:]])  # refused for its pips, not its shape
 
 
 def test_cocked_die_without_a_reference_is_not_announced():
