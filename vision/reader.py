@@ -80,6 +80,16 @@ COCKED_STRETCH = 1.5  # ...and a pip layout squashed along one axis
 SLANT_ASPECT = 1.15
 SLANT_MAX = 1.6
 SLANT_AXES = 20.0
+# A camera looking down shows a flat die away from the middle of its view with the side facing
+# the middle: the top face stands out, the face found takes in that side and is foreshortened
+# along the line to the middle, the top's pips lying outward of its centre. In a single photo, a
+# die refused as leaning for its face alone is read when that is all it shows: at least
+# OUTWARD_REACH out (over half the picture's diagonal), its long axis within OUTWARD_AXIS
+# degrees of that line, its pips at least OUTWARD_PIPS face sides outward (byler's top-down
+# photos: 0.08-0.14 on the flat dice so refused).
+OUTWARD_REACH = 0.3
+OUTWARD_AXIS = 25.0
+OUTWARD_PIPS = 0.05
 SPACING = (0.17, 0.31)  # pip spacing, in face sides
 MAX_FIT_ERROR = 0.28  # pip distance from its layout position, in pip spacings
 MAX_ANGLE = 12.0  # degrees between the pip layout and the die's edges
@@ -340,16 +350,52 @@ def read_dice(
     sizable = [b for b in bodies if b.size >= MIN_BODY * die_size]
     kept += _stray_dice(frame, sizable, spots, face, die_size, tray)
     if calibration is None or not calibration.of_tray:
-        slanted = [read_body(frame, r.body, SLANT_MAX) if _slanted(r, kept) else r for r in kept]
-        kept = [_check_attached(reading, spots, die_size, frame_size) for reading in slanted]
+        kept = [_in_perspective(frame, r, kept, spots, die_size, frame_size) for r in kept]
     return kept, die_size
 
 
-def _slanted(reading: DieReading, readings: list[DieReading]) -> bool:
-    """Is this die refused as leaning only for its oblong face, in a photo where every die
-    found shows a face foreshortened alike (the camera's tilt, see SLANT_ASPECT)?"""
+def _in_perspective(
+    frame: np.ndarray,
+    reading: DieReading,
+    readings: list[DieReading],
+    spots: np.ndarray,
+    die_size: float,
+    frame_size: tuple[int, int],
+) -> DieReading:
+    """In a single photo, a die refused as leaning only for its oblong face, read again if the
+    camera's view explains it: all dice foreshortened alike (see SLANT_ASPECT), or this one
+    showing the side a flat die shows out there (see OUTWARD_REACH)."""
     if reading.problem is not RerollReason.COCKED or reading.detail != "die leaning":
+        return reading
+    face = reading.face
+    slanted = _slanted(readings)
+    if face is None or not (slanted or _outward(face, (0.0, 0.0), frame_size, check_pips=False)):
+        return reading
+    again = read_body(frame, reading.body, SLANT_MAX)
+    if again.die is None or again.face is None or again.face.foreshortening > SLANT_MAX:
+        return reading
+    if not (slanted or _outward(again.face, again.pips_off, frame_size)):
+        return reading
+    return _check_attached(again, spots, die_size, frame_size)
+
+
+def _outward(
+    face: Face, pips_off: tuple[float, float], frame_size: tuple[int, int], check_pips: bool = True
+) -> bool:
+    """Does this face show what a flat die far enough out shows (see OUTWARD_REACH)?"""
+    w, h = frame_size
+    out = complex(face.centre[0] - w / 2, face.centre[1] - h / 2)
+    if abs(out) < OUTWARD_REACH * 0.5 * np.hypot(w, h):
         return False
+    if _tilt2(face.long_axis, float(np.degrees(np.angle(out)))) > OUTWARD_AXIS:
+        return False
+    along = (complex(*pips_off) * np.conj(out / abs(out))).real / face.side
+    return not check_pips or along >= OUTWARD_PIPS
+
+
+def _slanted(readings: list[DieReading]) -> bool:
+    """Does every die found show a face foreshortened alike (the camera's tilt, see
+    SLANT_ASPECT)?"""
     faces = [r.face for r in readings]
     if len(faces) < 2 or any(
         f is None or not SLANT_ASPECT <= f.foreshortening <= SLANT_MAX for f in faces
