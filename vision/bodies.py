@@ -23,6 +23,7 @@ MIN_DISTANCE = 22.0  # Lab distance below which a pixel is always tray
 OFF_TRAY = 0.3  # a body with less than this share on the tray floor is outside the tray
 ON_RIM = 0.1  # a body with this share off the floor lies on the rim (cut)
 AGAINST_RIM = 0.0  # a body reaching the floor outline (die sides) touches the wall: may lean
+WALL_REACH = 0.75  # a die leaning on the wall lies within this many top faces of it (flat: 0.5)
 SPLIT_AREA = 1.5  # blobs larger than this many dice are split
 FLAT_GRADIENT = 4.0  # Lab units per pixel under which a patch of a blob counts as flat
 SEED_SIDE = 0.3  # a flat patch seeds a piece when its area is at least (this x die side)^2

@@ -19,6 +19,7 @@ import numpy as np
 from vision import dice_net
 from vision.bodies import (
     FACE_OF_BODY,
+    WALL_REACH,
     Body,
     find_bodies,
     nearest_wall,
@@ -65,12 +66,10 @@ ATTACHED_MARGIN = 0.2  # a pip this far off a face (face sides) is on another di
 PERSPECTIVE = 0.5  # how far out (face sides) the sides of a flat die show at the view's edge
 ATTACHED = 0.6  # a face spanning less of its body than this has something else attached
 FACES_APART = 0.7  # flat dice's faces lie a side apart or more (a size read runs 25% large)
-# A die leaning on the wall lies with its centre within WALL_REACH face sides of the floor's
-# outline (a flat die touching the wall: about 0.5). When its sides are the colour of its top,
-# the face found takes in the side it turns up, away from the wall: its pips then lie towards
-# the wall, off the face's centre by more than WALL_SHIFT face sides (flat dice by the wall:
-# under 0.12 in 99 of 100).
-WALL_REACH = 0.75
+# A die leaning on the wall lies within WALL_REACH (bodies.py) of it. When its sides are the
+# colour of its top, the face found takes in the side it turns up, away from the wall: its pips
+# then lie towards the wall, off the face's centre by more than WALL_SHIFT face sides (flat dice
+# by the wall: under 0.12 in 99 of 100).
 WALL_SHIFT = 0.14
 COCKED_FACE = 1.3  # a leaning die shows a foreshortened top face...
 COCKED_STRETCH = 1.5  # ...and a pip layout squashed along one axis
@@ -90,6 +89,7 @@ SLANT_AXES = 20.0
 OUTWARD_REACH = 0.3
 OUTWARD_AXIS = 25.0
 OUTWARD_PIPS = 0.05
+LEANING_SHAPE = "die leaning"  # the refusal of a die whose pips read, for its face's shape alone
 SPACING = (0.17, 0.31)  # pip spacing, in face sides
 MAX_FIT_ERROR = 0.28  # pip distance from its layout position, in pip spacings
 MAX_ANGLE = 12.0  # degrees between the pip layout and the die's edges
@@ -249,7 +249,7 @@ def read_body(frame: np.ndarray, body: Body, cocked_face: float = COCKED_FACE) -
             return refuse(RerollReason.COCKED, f"die leaning ({why})")
         return refuse(RerollReason.UNREADABLE, why)
     if leaning:
-        return refuse(RerollReason.COCKED, "die leaning", True)
+        return refuse(RerollReason.COCKED, LEANING_SHAPE, True)
     if body.against_rim:
         return refuse(RerollReason.COCKED, f"{fit.value} against the tray wall: it may lean", True)
     if face.share < ATTACHED:
@@ -365,32 +365,32 @@ def _in_perspective(
     """In a single photo, a die refused as leaning only for its oblong face, read again if the
     camera's view explains it: all dice foreshortened alike (see SLANT_ASPECT), or this one
     showing the side a flat die shows out there (see OUTWARD_REACH)."""
-    if reading.problem is not RerollReason.COCKED or reading.detail != "die leaning":
+    if reading.problem is not RerollReason.COCKED or reading.detail != LEANING_SHAPE:
         return reading
-    face = reading.face
     slanted = _slanted(readings)
-    if face is None or not (slanted or _outward(face, (0.0, 0.0), frame_size, check_pips=False)):
+    if reading.face is None or not (slanted or _outward(reading.face, frame_size)):
         return reading
     again = read_body(frame, reading.body, SLANT_MAX)
-    if again.die is None or again.face is None or again.face.foreshortening > SLANT_MAX:
+    face = again.face
+    if again.die is None or face is None or face.foreshortening > SLANT_MAX:
         return reading
-    if not (slanted or _outward(again.face, again.pips_off, frame_size)):
-        return reading
+    if not slanted:
+        out = _outward(face, frame_size)
+        if out is None or (complex(*again.pips_off) * np.conj(out)).real < OUTWARD_PIPS * face.side:
+            return reading  # its top's pips do not stand outward of its side
     return _check_attached(again, spots, die_size, frame_size)
 
 
-def _outward(
-    face: Face, pips_off: tuple[float, float], frame_size: tuple[int, int], check_pips: bool = True
-) -> bool:
-    """Does this face show what a flat die far enough out shows (see OUTWARD_REACH)?"""
+def _outward(face: Face, frame_size: tuple[int, int]) -> complex | None:
+    """The unit direction (x + iy) away from the middle of the view when the face lies far out
+    and is long along it, as a flat die showing its side there (see OUTWARD_REACH); else None."""
     w, h = frame_size
     out = complex(face.centre[0] - w / 2, face.centre[1] - h / 2)
     if abs(out) < OUTWARD_REACH * 0.5 * np.hypot(w, h):
-        return False
-    if _tilt2(face.long_axis, float(np.degrees(np.angle(out)))) > OUTWARD_AXIS:
-        return False
-    along = (complex(*pips_off) * np.conj(out / abs(out))).real / face.side
-    return not check_pips or along >= OUTWARD_PIPS
+        return None
+    if _between_axes(face.long_axis, float(np.degrees(np.angle(out)))) > OUTWARD_AXIS:
+        return None
+    return out / abs(out)
 
 
 def _slanted(readings: list[DieReading]) -> bool:
@@ -402,10 +402,10 @@ def _slanted(readings: list[DieReading]) -> bool:
     ):
         return False
     axes = [f.long_axis for f in faces if f is not None]
-    return all(_tilt2(a, b) <= SLANT_AXES for a in axes for b in axes)
+    return all(_between_axes(a, b) <= SLANT_AXES for a in axes for b in axes)
 
 
-def _tilt2(a: float, b: float) -> float:
+def _between_axes(a: float, b: float) -> float:
     """Smallest angle between two directions (degrees, modulo 180)."""
     d = (a - b) % 180.0
     return min(d, 180.0 - d)

@@ -19,7 +19,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.bodies import Body, near_wall
+from vision.bodies import WALL_REACH, Body, near_wall
 from vision.dice_net import Candidate
 from vision.face_classifier import FaceClassifier, crop_die
 from vision.reading import Die, RerollReason
@@ -99,8 +99,6 @@ def _reframed(candidate: Candidate, framed: Candidate | None, die_size: float | 
 def _at_wall(candidate: Candidate, tray: np.ndarray | None, die_size: float | None) -> bool:
     """By the tray's wall: its box reaches the floor's outline, or its centre lies as near it as
     a leaning die's (WALL_REACH top faces). It may lean on the wall."""
-    from vision.reader import WALL_REACH
-
     reach = max(candidate.size / 2, WALL_REACH * (die_size or 0.0))
     return near_wall(tray, candidate.centre, reach)
 
