@@ -14,6 +14,9 @@ import pytest
 
 from vision.reader import read_roll
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from eval_photos import corrected  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data" / "dice-photos"
 
@@ -23,13 +26,23 @@ pytestmark = pytest.mark.skipif(
 
 
 def labelled(set_name: str) -> dict[Path, list[tuple]]:
+    """The labels, corrected by benchmarks/label_errata.csv (labels that contradict the photo)."""
     images: dict[Path, list] = defaultdict(list)
     with open(DATA / set_name / "annotations.csv", newline="") as handle:
         for row in csv.DictReader(handle):
             path = DATA / set_name / "images" / row["split"] / row["image"]
             box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
             images[path].append((int(row["value"]), *box))
-    return dict(sorted(images.items()))
+    return {path: corrected(set_name, path.name, dice) for path, dice in sorted(images.items())}
+
+
+def test_label_errata_correct_a_value_and_add_a_missing_die():
+    byler = labelled("byler-d6-topdown")
+    images = {path.name: dice for path, dice in byler.items()}
+    relabelled = [d for d in images["IMG_20191209_095439.jpg"] if d[1] <= 331 <= d[3]]
+    assert any(d[0] == 4 and d[2] <= 387 <= d[4] for d in relabelled)
+    added = images["IMG_20191208_112353.jpg"]
+    assert len(added) == 25 and any(d[0] == 3 and d[1] <= 314 <= d[3] for d in added)
 
 
 def wrong_values(roll, labels) -> list[str]:
