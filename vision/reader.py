@@ -79,6 +79,8 @@ COCKED_STRETCH = 1.5  # ...and a pip layout squashed along one axis
 SLANT_ASPECT = 1.15
 SLANT_MAX = 1.6
 SLANT_AXES = 20.0
+SLANT_APART = 1.2  # ...and lying apart (in faces' long sides): the top and side of one leaning
+# die are foreshortened alike too, edge to edge
 # A camera looking down shows a flat die away from the middle of its view with the side facing
 # the middle: the top face stands out, the face found takes in that side and is foreshortened
 # along the line to the middle, the top's pips lying outward of its centre. In a single photo, a
@@ -401,8 +403,15 @@ def _slanted(readings: list[DieReading]) -> bool:
         f is None or not SLANT_ASPECT <= f.foreshortening <= SLANT_MAX for f in faces
     ):
         return False
-    axes = [f.long_axis for f in faces if f is not None]
-    return all(_between_axes(a, b) <= SLANT_AXES for a in axes for b in axes)
+    found = [f for f in faces if f is not None]
+    for i, a in enumerate(found):
+        for b in found[i + 1 :]:
+            if _between_axes(a.long_axis, b.long_axis) > SLANT_AXES:
+                return False
+            long = max(f.side * np.sqrt(f.foreshortening) for f in (a, b))
+            if np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) < SLANT_APART * long:
+                return False
+    return True
 
 
 def _between_axes(a: float, b: float) -> float:
