@@ -29,6 +29,7 @@ import csv
 import sys
 import time
 from collections import Counter, defaultdict
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -60,13 +61,19 @@ def load_labels(
     return dict(sorted(labels.items()))
 
 
+@cache
+def _errata() -> tuple[dict[str, str], ...]:
+    """The rows of benchmarks/label_errata.csv, read once."""
+    with open(ERRATA, newline="") as handle:
+        return tuple(csv.DictReader(handle))
+
+
 def corrected(set_name: str, image: str, labels: list[tuple]) -> list[tuple]:
     """The labels of one image with the errata applied: a labelled box holding an erratum's
     point takes the value the die shows; an erratum for a die left without a label adds a box of
     the image's median size around its point."""
     labels = list(labels)
-    with open(ERRATA, newline="") as handle:
-        rows = [r for r in csv.DictReader(handle) if (r["set"], r["image"]) == (set_name, image)]
+    rows = [r for r in _errata() if (r["set"], r["image"]) == (set_name, image)]
     for row in rows:
         x, y, seen = float(row["x"]), float(row["y"]), int(row["seen"])
         inside = [

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import subprocess
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -14,11 +13,10 @@ import pytest
 
 from vision.reader import read_roll
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from eval_photos import corrected  # noqa: E402
-
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data" / "dice-photos"
+sys.path.insert(0, str(REPO / "benchmarks"))
+from eval_photos import load_labels  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     not DATA.is_dir(), reason=f"real photo sets not found at {DATA} (checkout without ../shared)"
@@ -27,13 +25,7 @@ pytestmark = pytest.mark.skipif(
 
 def labelled(set_name: str) -> dict[Path, list[tuple]]:
     """The labels, corrected by benchmarks/label_errata.csv (labels that contradict the photo)."""
-    images: dict[Path, list] = defaultdict(list)
-    with open(DATA / set_name / "annotations.csv", newline="") as handle:
-        for row in csv.DictReader(handle):
-            path = DATA / set_name / "images" / row["split"] / row["image"]
-            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-            images[path].append((int(row["value"]), *box))
-    return {path: corrected(set_name, path.name, dice) for path, dice in sorted(images.items())}
+    return load_labels(DATA / set_name, errata=True)
 
 
 def test_label_errata_correct_a_value_and_add_a_missing_die():
