@@ -352,24 +352,24 @@ def read_dice(
     sizable = [b for b in bodies if b.size >= MIN_BODY * die_size]
     kept += _stray_dice(frame, sizable, spots, face, die_size, tray)
     if calibration is None or not calibration.of_tray:
-        kept = [_in_perspective(frame, r, kept, spots, die_size, frame_size) for r in kept]
+        slanted = _slanted(kept)
+        kept = [_in_perspective(frame, r, slanted, spots, die_size, frame_size) for r in kept]
     return kept, die_size
 
 
 def _in_perspective(
     frame: np.ndarray,
     reading: DieReading,
-    readings: list[DieReading],
+    slanted: bool,
     spots: np.ndarray,
     die_size: float,
     frame_size: tuple[int, int],
 ) -> DieReading:
     """In a single photo, a die refused as leaning only for its oblong face, read again if the
-    camera's view explains it: all dice foreshortened alike (see SLANT_ASPECT), or this one
-    showing the side a flat die shows out there (see OUTWARD_REACH)."""
+    camera's view explains it: all dice foreshortened alike (slanted: see SLANT_ASPECT), or this
+    one showing the side a flat die shows out there (see OUTWARD_REACH)."""
     if reading.problem is not RerollReason.COCKED or reading.detail != LEANING_SHAPE:
         return reading
-    slanted = _slanted(readings)
     if reading.face is None or not (slanted or _outward(reading.face, frame_size)):
         return reading
     again = read_body(frame, reading.body, SLANT_MAX)
