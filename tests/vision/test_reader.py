@@ -191,6 +191,36 @@ def test_a_flat_die_in_perspective_is_read_in_a_single_photo(band):
     assert not roll.ok
 
 
+def _flat_die_with_its_side(style, band: float) -> np.ndarray:
+    """A flat 4 in the middle of the tray, a plain side of `band` face sides and of its own
+    colour showing below it (as perspective shows a dark die's side)."""
+    frame = synth.tray(640, 480, style)
+    side, (x, y) = 48.0, (320.0, 240.0)
+    shade = tuple(int(0.95 * c) for c in style.body)
+    below = (x, y + side / 2 + band * side / 2)
+    synth._face(frame, below, 0.0, side, band * side, shade, [], style.pip, side)
+    synth.draw_die(frame, DrawnDie(4, (x, y)), style, shadow=False)
+    return frame
+
+
+def test_a_die_alone_on_a_calibrated_tray_cannot_lean():
+    """On the kiosk's tray a die leans only on the wall or on another die: one lying alone, its
+    face found taking in a side of its own colour (too oblong for a flat die's top), is read;
+    the same die with another die against it, or by the wall, is refused."""
+    style = synth.RED_ON_LIGHT
+    empty = synth.tray(640, 480, style, seed=8)
+    frame = _flat_die_with_its_side(style, 0.2)
+    roll = read_roll(frame, expect=None, calibration=Calibration(empty=empty), second_look=False)
+    assert roll.ok and roll.values == (4,)
+    propped = frame.copy()
+    synth.draw_die(propped, DrawnDie(2, (369.0, 244.0)), style, shadow=False)
+    roll = read_roll(propped, expect=None, calibration=Calibration(empty=empty), second_look=False)
+    assert not roll.ok
+    floor = np.array([[100, 60], [540, 60], [540, 266], [100, 266]], np.int32)
+    at_wall = Calibration(tray=floor, empty=empty)
+    assert not read_roll(frame, expect=None, calibration=at_wall, second_look=False).ok
+
+
 @settings(deadline=None, max_examples=60)
 @given(
     value=st.integers(1, 6),
