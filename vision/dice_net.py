@@ -34,7 +34,8 @@ class Candidate:
     frame pixels, and how sure the net is that a die is there. `value` and `p_value` are the
     face read there and its probability, once the face classifier has looked (0 and 0.0 before,
     and 0 when it sees no die face); `p_value` is 0 unless all its views agree, `p_mean` is the
-    probability whether they agree or not."""
+    probability whether they agree or not. `pips` is the face the pip reader reads in a square
+    of a die's top face there, when the classifier's likeliest face is not sure (0: none read)."""
 
     centre: tuple[float, float]
     size: float
@@ -42,6 +43,7 @@ class Candidate:
     value: int = 0
     p_value: float = 0.0
     p_mean: float = 0.0
+    pips: int = 0
 
 
 def _net() -> cv2.dnn.Net:

@@ -39,7 +39,14 @@ from vision.pips import (
     spot_centres,
 )
 from vision.reading import Die, RerollReason, Roll
-from vision.second_look import SETTLED_BY_FINDER, body_faces, merge, not_faces, read_faces
+from vision.second_look import (
+    SETTLED_BY_FINDER,
+    body_faces,
+    merge,
+    not_faces,
+    read_faces,
+    read_pips,
+)
 
 log = logging.getLogger(__name__)
 
@@ -724,8 +731,11 @@ def _second_look(
         if face is None:
             return readings
     tray = calibration.tray if calibration is not None else None
+    read = [r.die.size for r in readings if r.die is not None]
+    top = face or (float(np.median(read)) if read else None)
     try:
         candidates = read_faces(frame, dice_net.find_dice(frame, face and face / FACE_OF_BODY))
+        candidates = read_pips(frame, candidates, top)
         framed = body_faces(frame, readings)
         clutter = not_faces(framed) if photo else None
     except (cv2.error, FileNotFoundError) as error:

@@ -19,7 +19,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.bodies import WALL_REACH, Body, near_wall
+from vision.bodies import FACE_OF_BODY, WALL_REACH, Body, near_wall
 from vision.dice_net import Candidate
 from vision.face_classifier import FaceClassifier, crop_die
 from vision.reading import Die, RerollReason
@@ -82,10 +82,12 @@ def _likely(candidate: Candidate, die_size: float | None) -> bool:
 def _counted(candidate: Candidate, reading, die_size: float | None) -> bool:
     """Two readers agree on a die neither is sure of alone: the classifier's likeliest face
     (every view and network together, at least AGREED likely) is the number of pip-like spots
-    the pip reader counted on the face it refused (as blurred or unreadable)."""
-    if not _likely(candidate, die_size):
+    the pip reader counted on the face it refused (as blurred or unreadable), or the face it
+    reads in a square of a die's top face at the finder's point (a pale die on a pale tray
+    whose body was found in part)."""
+    if not _likely(candidate, die_size) or candidate.p_mean < AGREED:
         return False
-    return candidate.value == reading.spots and candidate.p_mean >= AGREED
+    return candidate.value in (reading.spots, candidate.pips)
 
 
 def _reframed(candidate: Candidate, framed: Candidate | None, die_size: float | None) -> bool:
@@ -131,6 +133,25 @@ def read_faces(frame: np.ndarray, candidates: list[Candidate]) -> list[Candidate
         replace(c, value=int(v), p_value=float(p[v]) if agree else 0.0, p_mean=float(p[v]))
         for c, v, p, agree in zip(candidates, values, probs, unanimous, strict=True)
     ]
+
+
+def read_pips(
+    frame: np.ndarray, candidates: list[Candidate], face: float | None
+) -> list[Candidate]:
+    """The candidates, those whose likeliest face is not sure with the face the pip reader
+    reads in a square of a die's top face (side `face`, else FACE_OF_BODY of the finder's
+    size) centred where the finder points."""
+    from vision.reader import read_body
+
+    read = []
+    for c in candidates:
+        if c.p_die >= SURE_DIE and c.value != 0 and c.p_value < SURE_VALUE and c.p_mean >= AGREED:
+            side = face or FACE_OF_BODY * c.size
+            reading = read_body(frame, _box(replace(c, size=side)))
+            if reading.die is not None:
+                c = replace(c, pips=reading.die.value)
+        read.append(c)
+    return read
 
 
 def body_faces(frame: np.ndarray, readings: list) -> list[Candidate | None]:

@@ -5,13 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import synth
+from synth import DrawnDie
 
 from vision.bodies import Body
 from vision.dice_net import Candidate
 from vision.pips import Face
 from vision.reader import DieReading, decide
 from vision.reading import Die, RerollReason
-from vision.second_look import AGREED, SURE_DIE, SURE_VALUE, merge
+from vision.second_look import AGREED, SURE_DIE, SURE_VALUE, merge, read_pips
 
 FRAME = (480, 640, 3)
 
@@ -77,6 +79,30 @@ def test_an_unsure_face_the_pip_count_does_not_confirm_stays_refused():
         readings[1] = refused(300, 200, reason, spots=4)
         agreeing = candidate(300, 200, 4, p_value=0.0, p_mean=0.9)
         assert decide(merge(readings, [agreeing], FRAME), 3).reason is reason
+
+
+def test_an_unsure_face_is_read_when_the_pips_read_it_where_the_finder_points():
+    """A pale die on a pale tray, its body found in part: the pips read the face in a die-sized
+    square at the finder's point, and the classifier's likeliest face is that one."""
+    readings = [read(100, 100, 2), refused(300, 200, RerollReason.BLUR), read(500, 300, 6)]
+    confirmed = candidate(300, 200, 5, p_value=0.0, p_mean=AGREED + 0.05)
+    roll = decide(merge(readings, [replace(confirmed, pips=5)], FRAME), expect=3)
+    assert roll.ok and sorted(roll.values) == [2, 5, 6]
+    roll = decide(merge(readings, [replace(confirmed, pips=4)], FRAME), expect=3)
+    assert roll.reason is RerollReason.BLUR
+    too_unsure = replace(confirmed, p_mean=AGREED - 0.05, pips=5)
+    assert decide(merge(readings, [too_unsure], FRAME), 3).reason is RerollReason.BLUR
+
+
+def test_read_pips_reads_the_face_at_an_unsure_candidate_only():
+    frame = synth.scene([DrawnDie(4, (320, 240), angle=20)], synth.WHITE_ON_DARK)
+    unsure = candidate(321, 239, 4, p_value=0.0, p_mean=0.6)
+    sure = candidate(321, 239, 4)
+    nothing = candidate(100, 100, 3, p_value=0.0, p_mean=0.6)
+    pipped = read_pips(frame, [unsure, sure, nothing], 48.0)
+    assert [c.pips for c in pipped] == [4, 0, 0]
+    outline = replace(unsure, size=60.0)  # the finder's size: the die's outline
+    assert read_pips(frame, [outline], None)[0].pips == 4  # no face size known
 
 
 def test_pips_and_finder_disagreeing_is_never_announced():
