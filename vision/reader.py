@@ -99,12 +99,12 @@ OUTWARD_REACH = 0.3
 OUTWARD_AXIS = 25.0
 OUTWARD_PIPS = 0.05
 LEANING_SHAPE = "die leaning"  # the refusal of a die whose pips read, for its face's shape alone
-# On a calibrated tray a die leans only on something: the wall, or another die (then its body
-# is a piece of a cluster, or larger than one die). A die refused for its face's shape alone,
-# lying alone and away from the wall, is flat: the face found took in a side of its own colour
-# that perspective shows (dark dice: the simulated tray's black dice lost a third of ordinary
-# throws so). It is read if its face is no more oblong than UNPROPPED_FACE: a top face seen
-# alone that oblong leans under 44 degrees, so it is still the face most turned up.
+# A die leans only on something: the tray's wall, or another die or thing (then its body is a
+# piece of a cluster, or larger than one die). A die refused for its face's shape alone, lying
+# alone and away from the wall, is flat: the face found took in a side of its own colour that
+# perspective shows (dark dice: the simulated tray's black dice lost a third of ordinary throws
+# so). It is read if its face is no more oblong than UNPROPPED_FACE: a top face seen alone that
+# oblong leans under 44 degrees, so it is still the face most turned up.
 UNPROPPED_FACE = 1.4
 UNPROPPED_BODY = 1.2  # a body larger than this (die sizes) may hold a die leaning on another
 SPACING = (0.17, 0.31)  # pip spacing, in face sides
@@ -362,8 +362,7 @@ def read_dice(
             kept.append(DieReading(body, None, RerollReason.UNREADABLE, why))
     frame_size = (frame.shape[1], frame.shape[0])
     tray = calibration.tray if calibration is not None else None
-    if calibration is not None and calibration.of_tray:
-        kept = [_unpropped(frame, reading, die_size) for reading in kept]
+    kept = [_unpropped(frame, reading, die_size) for reading in kept]
     kept = [_check_attached(reading, spots, die_size, frame_size) for reading in kept]
     kept = [_check_wall(reading, tray, face) for reading in kept]
     sizable = [b for b in bodies if b.size >= MIN_BODY * die_size]
@@ -375,9 +374,9 @@ def read_dice(
 
 
 def _unpropped(frame: np.ndarray, reading: DieReading, die_size: float) -> DieReading:
-    """On a calibrated tray, a die refused as leaning for its oblong face alone, read again
-    when nothing there can prop it (see UNPROPPED_FACE); the wall's and attached pips' checks
-    follow."""
+    """A die refused as leaning for its oblong face alone, read again when nothing there can
+    prop it (see UNPROPPED_FACE); the wall's and attached pips' checks follow. A body cut by
+    the picture's edge is refused before (it may lean on something out of view)."""
     if reading.problem is not RerollReason.COCKED or reading.detail != LEANING_SHAPE:
         return reading
     body = reading.body
