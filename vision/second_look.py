@@ -196,10 +196,25 @@ def merge(
     framed: the body_faces() readings of the readings; a body's lone candidate the classifier is
     not sure of is read when the body's own crop is surely read as the candidate's likeliest face.
     """
-    from vision.reader import COCKED_FACE, DieReading
+    from vision.reader import COCKED_FACE, UNPROPPED_BODY, UNPROPPED_FACE, DieReading
 
     height, width = frame_shape[:2]
     readings = list(readings)
+    read_bodies = [r.body.size for r in readings if r.die is not None]
+    body_size = float(np.median(read_bodies)) if read_bodies else None
+
+    def seen_flat(reading) -> bool:
+        """A die refused as leaning whose top is seen square (only sides in perspective), or
+        that lies alone (nothing to lean on) and shows a face no more oblong than a top face
+        leaning under 44 degrees (see reader.UNPROPPED_FACE)."""
+        face, body = reading.face, reading.body
+        if face is None or face.aspect > UNPROPPED_FACE:
+            return False
+        alone = (
+            body.pieces == 1 and body_size is not None and body.size <= UNPROPPED_BODY * body_size
+        )
+        return face.aspect <= COCKED_FACE or alone
+
     sure = [c for c in candidates if c.p_die >= SURE_DIE and _on_tray(c.centre, tray)]
     claimed: dict[int, list[Candidate]] = {}
     loose = []
@@ -230,8 +245,7 @@ def merge(
             or (
                 clutter is not None
                 and reading.problem is RerollReason.COCKED
-                and reading.face is not None
-                and reading.face.aspect <= COCKED_FACE  # its top seen square: sides in perspective
+                and seen_flat(reading)
             )
         ):
             if (

@@ -190,6 +190,29 @@ def test_in_a_single_photo_a_lone_sure_die_is_read_despite_perspective_refusals(
         assert roll.reason is reason
 
 
+def test_in_a_single_photo_a_lone_sure_die_is_read_though_its_face_is_oblong():
+    """A die lying alone has nothing to lean on: refused as leaning, with a face up to
+    UNPROPPED_FACE oblong, the classifier's sure reading is taken; not for a die in a cluster
+    (it may lean on another), nor one far more oblong, nor on a calibrated tray."""
+    oblong = Face((300.0, 200.0), 34.0, 0.0, 1.38, 0.85)
+    clutter = [False] * 3
+
+    def roll_of(refusal: DieReading, **kw):
+        readings = [read(100, 100, 2), refusal, read(500, 300, 6)]
+        return decide(merge(readings, [candidate(300, 200, 3)], FRAME, **kw), 3)
+
+    alone = refused(300, 200, RerollReason.COCKED, face=oblong)
+    roll = roll_of(alone, clutter=clutter)
+    assert roll.ok and sorted(roll.values) == [2, 3, 6]
+    assert roll_of(alone).reason is RerollReason.COCKED  # calibrated: the pips' rule only
+    in_cluster = replace(alone, body=replace(alone.body, pieces=2))
+    assert roll_of(in_cluster, clutter=clutter).reason is RerollReason.COCKED
+    larger = refused(300, 200, RerollReason.COCKED, side=60.0, face=oblong)
+    assert roll_of(larger, clutter=clutter).reason is RerollReason.COCKED
+    too_oblong = refused(300, 200, RerollReason.COCKED, face=replace(oblong, aspect=1.45))
+    assert roll_of(too_oblong, clutter=clutter).reason is RerollReason.COCKED
+
+
 def test_a_die_at_the_tray_wall_is_never_read_by_the_finder():
     """It may lean on the wall (the pips' rule too): the simulated tray's `cocked` hazard had a
     leaning die the pips called blurred read as a 1 by the classifier."""
