@@ -287,7 +287,11 @@ def merge(
         readings = [
             r
             for i, r in enumerate(readings)
-            if i >= len(clutter) or i in traced or r.die is not None or not clutter[i]
+            if i >= len(clutter)
+            or i in traced
+            or r.die is not None
+            or not clutter[i]
+            or (r.problem is RerollReason.COCKED and r.evidence)  # a die leaning, never clutter
         ]
     for candidate in loose:
         if not _whole(candidate, width, height):
