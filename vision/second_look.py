@@ -98,6 +98,15 @@ def _reframed(candidate: Candidate, framed: Candidate | None, die_size: float | 
     return framed.value == candidate.value
 
 
+def _sides_seen(candidate: Candidate, reading) -> bool:
+    """The pip reader counted more pip-like spots on the face it refused than the face the
+    models read: on a calibrated tray (ordinary pip dice) the others are on a side it turns up,
+    leaning (a black die leaning on the simulated tray's wall, 0.8 of a face from it, showed its
+    side's six: its top was read as a 2 when the body's crop was surely read so). Single photos
+    do without: marbled dice's swirls pass for pips."""
+    return reading.spots > candidate.value
+
+
 def _at_wall(candidate: Candidate, tray: np.ndarray | None, die_size: float | None) -> bool:
     """By the tray's wall: its box reaches the floor's outline, or its centre lies as near it as
     a leaning die's (WALL_REACH top faces). It may lean on the wall."""
@@ -252,6 +261,7 @@ def merge(
                 _whole(found[0], width, height)
                 and not reading.body.against_rim  # it may lean on the wall: the pips' rule
                 and not _at_wall(found[0], tray, die_size)
+                and not (clutter is None and _sides_seen(found[0], reading))
                 and (
                     _sure(found[0], die_size)
                     or _counted(found[0], reading, die_size)
@@ -301,7 +311,10 @@ def merge(
             readings.append(DieReading(_box(candidate), None, RerollReason.COCKED, why))
         elif _sure(candidate, die_size):
             readings.append(DieReading(_box(candidate), _die(candidate), None, "die finder"))
-        elif candidate.p_die >= SEEN_DIE and candidate.value != 0:
-            why = f"a die the pips missed, its face unsure ({candidate.value}?)"
+        elif candidate.p_die >= SEEN_DIE and not _no_face(candidate):
+            # the finder sure of a die, the classifier not sure there is none (nor which face):
+            # a white die on a pale desk, its body unseen, whose pips alone the finder marked
+            seen = f"{candidate.value}?" if candidate.value else "no face?"
+            why = f"a die the pips missed, its face unsure ({seen})"
             readings.append(DieReading(_box(candidate), None, RerollReason.UNREADABLE, why))
     return readings
