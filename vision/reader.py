@@ -379,11 +379,18 @@ def _unpropped(frame: np.ndarray, reading: DieReading, die_size: float) -> DieRe
     the picture's edge is refused before (it may lean on something out of view)."""
     if reading.problem is not RerollReason.COCKED or reading.detail != LEANING_SHAPE:
         return reading
-    body = reading.body
-    if body.pieces > 1 or body.against_rim or body.size > UNPROPPED_BODY * die_size:
+    if not lies_alone(reading.body, die_size):
         return reading
-    again = read_body(frame, body, UNPROPPED_FACE)
+    again = read_body(frame, reading.body, UNPROPPED_FACE)
     return reading if again.die is None else again
+
+
+def lies_alone(body: Body, die_size: float | None) -> bool:
+    """Nothing there to lean on: one piece (no other die joined to it), not against the tray's
+    wall, no larger than one die (die_size: a die's body side)."""
+    if die_size is None or body.pieces > 1 or body.against_rim:
+        return False
+    return body.size <= UNPROPPED_BODY * die_size
 
 
 def _in_perspective(

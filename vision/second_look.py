@@ -9,7 +9,8 @@ and the classifier read a die differently, neither is trusted. Leaning, cut, ove
 glared dice stay refused whatever the models say (dice in a crowd are reported, not announced),
 except in single photos, where the camera's perspective is unknown: there a lone die surely
 read is read inside a body refused as overlapping, or as leaning when its top face is seen
-square (a flat die near the picture's edge shows its sides as a leaning one does).
+square (a flat die near the picture's edge shows its sides as a leaning one does) or when it
+lies alone, nothing to lean on (reader.UNPROPPED_FACE).
 """
 
 from __future__ import annotations
@@ -196,16 +197,19 @@ def merge(
     clutter: given for single photos (no calibration: the pip reader's bodies rest on a guessed
     background), the not_faces() flags of the readings. Then an unread body with no candidate
     centred on it (or only candidates the classifier surely calls no face) that the classifier
-    calls no face is dropped, and a body refused as `overlap` holding exactly one candidate,
+    calls no face is dropped (not one the pips refused as leaning that looks like a die: the
+    classifier takes a die leaning near 50 degrees for no face), and a body refused as
+    `overlap` holding exactly one candidate,
     surely read and whole in the frame, is read; so is one refused as `cocked` whose top face
-    is seen square, only its sides showing (never one foreshortened: a die leaning near 50
-    degrees shows a side as square as its top, and the classifier may read either).
+    is seen square, only its sides showing, or that lies alone with a face no more oblong than
+    reader.UNPROPPED_FACE (never one more foreshortened or among other dice: a die leaning near
+    50 degrees shows a side as square as its top, and the classifier may read either).
     die_size: the calibrated size of a die's top face; a candidate whose outline is not of a flat
     die's size (a die leaning shows a larger one) is never read.
     framed: the body_faces() readings of the readings; a body's lone candidate the classifier is
     not sure of is read when the body's own crop is surely read as the candidate's likeliest face.
     """
-    from vision.reader import COCKED_FACE, UNPROPPED_BODY, UNPROPPED_FACE, DieReading
+    from vision.reader import COCKED_FACE, UNPROPPED_FACE, DieReading, lies_alone
 
     height, width = frame_shape[:2]
     readings = list(readings)
@@ -216,13 +220,10 @@ def merge(
         """A die refused as leaning whose top is seen square (only sides in perspective), or
         that lies alone (nothing to lean on) and shows a face no more oblong than a top face
         leaning under 44 degrees (see reader.UNPROPPED_FACE)."""
-        face, body = reading.face, reading.body
+        face = reading.face
         if face is None or face.aspect > UNPROPPED_FACE:
             return False
-        alone = (
-            body.pieces == 1 and body_size is not None and body.size <= UNPROPPED_BODY * body_size
-        )
-        return face.aspect <= COCKED_FACE or alone
+        return face.aspect <= COCKED_FACE or lies_alone(reading.body, body_size)
 
     sure = [c for c in candidates if c.p_die >= SURE_DIE and _on_tray(c.centre, tray)]
     claimed: dict[int, list[Candidate]] = {}
