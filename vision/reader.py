@@ -377,12 +377,15 @@ def _unpropped(frame: np.ndarray, reading: DieReading, die_size: float) -> DieRe
     """A die refused as leaning for its oblong face alone, read again when nothing there can
     prop it (see UNPROPPED_FACE); the wall's and attached pips' checks follow. A body cut by
     the picture's edge is refused before (it may lean on something out of view)."""
-    if reading.problem is not RerollReason.COCKED or reading.detail != LEANING_SHAPE:
-        return reading
-    if not lies_alone(reading.body, die_size):
+    if not _leaning_by_shape(reading) or not lies_alone(reading.body, die_size):
         return reading
     again = read_body(frame, reading.body, UNPROPPED_FACE)
     return reading if again.die is None else again
+
+
+def _leaning_by_shape(reading: DieReading) -> bool:
+    """Refused as leaning for its oblong face alone (its pips fit a face: LEANING_SHAPE)."""
+    return reading.problem is RerollReason.COCKED and reading.detail == LEANING_SHAPE
 
 
 def lies_alone(body: Body, die_size: float | None) -> bool:
@@ -404,7 +407,7 @@ def _in_perspective(
     """In a single photo, a die refused as leaning only for its oblong face, read again if the
     camera's view explains it: all dice foreshortened alike (slanted: see SLANT_ASPECT), or this
     one showing the side a flat die shows out there (see OUTWARD_REACH)."""
-    if reading.problem is not RerollReason.COCKED or reading.detail != LEANING_SHAPE:
+    if not _leaning_by_shape(reading):
         return reading
     if reading.face is None or not (slanted or _outward(reading.face, frame_size)):
         return reading
@@ -728,17 +731,17 @@ def _second_look(
     compare, the second look is not taken at all.
     """
     photo = calibration is None or not calibration.of_tray
+    sizes = [r.die.size for r in readings if r.die is not None]
+    measured = float(np.median(sizes)) if sizes else None  # top face of the dice the pips read
     face = None
     if not photo:
         if any(r.problem not in (None, *SETTLED_BY_FINDER) for r in readings):
             return readings  # a refusal the second look may not overturn: spare its cost
-        sizes = [r.die.size for r in readings if r.die is not None]
-        face = calibration.die_size or (float(np.median(sizes)) if sizes else None)
+        face = calibration.die_size or measured
         if face is None:
             return readings
     tray = calibration.tray if calibration is not None else None
-    read = [r.die.size for r in readings if r.die is not None]
-    top = face or (float(np.median(read)) if read else None)
+    top = face or measured
     try:
         candidates = read_faces(frame, dice_net.find_dice(frame, face and face / FACE_OF_BODY))
         candidates = read_pips(frame, candidates, top)
