@@ -34,6 +34,7 @@ PIP_CLEAR = 0.45  # a pip, with its blur, lies within this many pip spacings of 
 FACE_INSET = 0.1  # the face colour is taken this far inside the face edges (face sides)
 PIP_REACH = 0.58  # pips are sought this far from the face centre (the face found may be off)
 PIP_LIMIT = 0.46  # ...and kept when their centre is within this distance of it
+SATURATED = 250  # grey level of a glared (clipped) pixel
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,13 +82,13 @@ class Spots:
 
     def contrast_at(self, x: float, y: float, radius: float) -> float:
         """Mean colour distance in a disc (face units); 0 outside the patch."""
-        side = self.distance.shape[0]
-        mask = np.zeros((side, side), np.uint8)
-        centre = (round(side / 2 + x * FACE_PX), round(side / 2 + y * FACE_PX))
-        cv2.circle(mask, centre, max(1, round(radius * FACE_PX)), 1, cv2.FILLED)
-        if not mask.any():
-            return 0.0
-        return float(self.distance[mask > 0].mean())
+        disc = _disc(self.distance.shape[0], x, y, radius)
+        return float(self.distance[disc].mean()) if disc.any() else 0.0
+
+    def saturated_at(self, x: float, y: float, radius: float) -> float:
+        """Share of saturated (glared) pixels in a disc (face units); 0 outside the patch."""
+        disc = _disc(self.grey.shape[0], x, y, radius)
+        return float(np.mean(self.grey[disc] >= SATURATED)) if disc.any() else 0.0
 
     def stray_share(self, centre: complex, a: complex, pips: tuple[complex, ...]) -> float:
         """Share of the face around a fitted layout (centre, a: spacing and turn, face units)
@@ -106,6 +107,14 @@ class Spots:
         if not inside.any():
             return 1.0
         return float(np.mean(self.distance[inside] > self.contrast))
+
+
+def _disc(side: int, x: float, y: float, radius: float) -> np.ndarray:
+    """A disc (face units, centre 0) in a face patch of `side` pixels, as a boolean mask."""
+    mask = np.zeros((side, side), np.uint8)
+    centre = (round(side / 2 + x * FACE_PX), round(side / 2 + y * FACE_PX))
+    cv2.circle(mask, centre, max(1, round(radius * FACE_PX)), 1, cv2.FILLED)
+    return mask > 0
 
 
 def _matrix(centre: tuple[float, float], angle: float, scale: float, size: int) -> np.ndarray:
@@ -257,7 +266,7 @@ def find_spots(frame: np.ndarray, face: Face) -> Spots:
         centres=np.array(centres, float).reshape(-1, 2),
         diameters=np.array(diameters, float),
         contrast=threshold,
-        glare=float(np.mean(grey[inner] >= 250)),
+        glare=float(np.mean(grey[inner] >= SATURATED)),
         grey=grey,
         distance=distance,
         cut=cut,

@@ -122,7 +122,9 @@ ONE_FACE = 0.75  # a single pip is trusted only on a face found whole (die sides
 ONE_SPACING = 0.28  # pip spacing assumed for a lone pip's grid check (face sides)
 MAX_STRAY = 1.0  # share of the face around the pips allowed to differ from the face colour
 GRID_OFF = 0.5  # an empty pip place differs from the face less than this share of a pip
-GLARED = 0.04  # fraction of saturated face pixels above which glare may hide pips
+GLARED = 0.04  # fraction of saturated face pixels above which glare may hide pips...
+GLARED_PLACE = 0.1  # ...and does where it covers this much of a place without a pip
+PLACE_RADIUS = 0.27  # a pip place's disc, in pip spacings (a pip and its rim)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,24 +190,47 @@ def _check_grid(fit: FaceFit, spots: Spots) -> tuple[FaceFit | None, str]:
 
     This catches a pip the spot finder missed (a 3 whose middle pip is faint is not a 2).
     """
-    if fit.value == 1:
-        a = complex(ONE_SPACING)
-    else:
-        a = _orient(fit, spots, fit.spacing * np.exp(1j * np.radians(fit.angle)))
-    layout = set(LAYOUTS[fit.value])
-    radius = 0.27 * abs(a)
+    a, places = _places(fit, spots)
+    radius = PLACE_RADIUS * abs(a)
     on, off = [], []
-    for gx in (-1, 0, 1):
-        for gy in (-1, 0, 1):
-            place = complex(*fit.centre) + a * complex(gx, gy)
-            value = spots.contrast_at(place.real, place.imag, radius)
-            (on if complex(gx, gy) in layout else off).append(value)
+    for place, has_pip in places:
+        value = spots.contrast_at(place.real, place.imag, radius)
+        (on if has_pip else off).append(value)
     if max(off) > GRID_OFF * min(on) or max(off) > spots.contrast:
         return None, f"a pip where a {fit.value} has none"
     stray = spots.stray_share(complex(*fit.centre), a, LAYOUTS[fit.value])
     if stray > MAX_STRAY:
         return None, f"face not of one colour around the pips ({stray:.0%})"
     return fit, ""
+
+
+def _places(fit: FaceFit, spots: Spots) -> tuple[complex, list[tuple[complex, bool]]]:
+    """The nine pip places of the fitted face (face units), each with whether the face has a
+    pip there; and the pip spacing and turn (a complex) they were laid out by."""
+    if fit.value == 1:
+        a = complex(ONE_SPACING)
+    else:
+        a = _orient(fit, spots, fit.spacing * np.exp(1j * np.radians(fit.angle)))
+    layout = set(LAYOUTS[fit.value])
+    grid = [complex(gx, gy) for gx in (-1, 0, 1) for gy in (-1, 0, 1)]
+    return a, [(complex(*fit.centre) + a * g, g in layout) for g in grid]
+
+
+def glare_hides_pip(fit: FaceFit | None, spots: Spots) -> bool:
+    """Could the glare on this face hide a pip? Yes unless the pips read a face and no place
+    where that face has no pip is glared: a highlight on the middle of a 5 leaves a clean 4,
+    one on the face between the pips hides nothing."""
+    if spots.glare <= GLARED:
+        return False
+    if fit is None:
+        return True
+    a, places = _places(fit, spots)
+    radius = PLACE_RADIUS * abs(a)
+    return any(
+        spots.saturated_at(place.real, place.imag, radius) > GLARED_PLACE
+        for place, has_pip in places
+        if not has_pip
+    )
 
 
 def _orient(fit: FaceFit, spots: Spots, a: complex) -> complex:
@@ -257,7 +282,7 @@ def read_body(frame: np.ndarray, body: Body, cocked_face: float = COCKED_FACE) -
     leaning = face.aspect > cocked_face or (fit is not None and fit.stretch > COCKED_STRETCH)
     if fit is None and body.pieces > 1:
         return refuse(RerollReason.OVERLAP, f"dice touching or on top ({why})")
-    if spots.glare > GLARED:
+    if glare_hides_pip(fit, spots):
         return refuse(RerollReason.GLARE, "glare on the die", True)
     if fit is None:
         if not faint and spots.sharpness() > BLURRED:

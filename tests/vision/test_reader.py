@@ -343,6 +343,19 @@ def test_glare_hiding_a_pip_is_never_read():
     assert read_roll(frame).reason is RerollReason.GLARE
 
 
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+def test_glare_on_a_corner_of_the_face_hides_no_pip(value):
+    """A highlight on a die's rounded corner, away from every place a pip could be, is no
+    reason to refuse it; on a 1 that corner is where a 3's or a 5's pip would be."""
+    dice = [DrawnDie(2, (160, 170)), DrawnDie(value, (352, 288)), DrawnDie(6, (500, 140), angle=71)]
+    frame = synth.glare(synth.scene(dice), (352 + 24, 288 + 24), 48 * 0.3)
+    for roll in (kiosk_read(frame), read_roll(frame)):
+        if value == 1:
+            assert roll.reason is RerollReason.GLARE
+        else:
+            assert roll.ok and sorted(roll.values) == sorted([2, value, 6])
+
+
 @pytest.mark.parametrize(
     "frame",
     [
