@@ -110,13 +110,19 @@ def match(dice, labels) -> tuple[int, int]:
     return right, wrong
 
 
+def _as_taken(path: Path, labels: list) -> tuple[np.ndarray, list]:
+    return cv2.imread(str(path)), labels
+
+
 def evaluate(
-    images: dict[Path, list], show: bool, second_look: bool = True
+    images: dict[Path, list], show: bool, second_look: bool = True, load=_as_taken
 ) -> tuple[Counter, list[float]]:
+    """Counts over the images (see row()) and the read times; load(path, labels) gives the
+    frame and its labels (eval_robustness.py changes both)."""
     counts: Counter = Counter()
     times = []
     for path, labels in images.items():
-        frame = cv2.imread(str(path))
+        frame, labels = load(path, labels)
         start = time.perf_counter()
         roll = read_roll(frame, expect=None, second_look=second_look)
         times.append(time.perf_counter() - start)

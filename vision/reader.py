@@ -729,7 +729,9 @@ def inspect(
 ) -> tuple[Roll, list[DieReading]]:
     """read_roll() plus every die candidate with its reading (for the debug view).
 
-    second_look: when the pips alone do not give an `ok` roll, ask the die finder too.
+    second_look: when the pips alone do not give an `ok` roll, ask the die finder too; in a
+    single photo with any number of dice expected, always (a die whose body was not seen, on a
+    dark or busy background, would otherwise be left out of a roll reported `ok`).
     """
     problem = frame_problem(frame)
     if problem is not None:
@@ -739,7 +741,8 @@ def inspect(
     except cv2.error as error:  # a frame OpenCV cannot digest is a bad frame, not a crash
         return Roll((), RerollReason.BAD_FRAME, f"OpenCV: {error.err}"), []
     roll = decide(readings, expect)
-    if roll.ok or not second_look:
+    photo = calibration is None or not calibration.of_tray
+    if not second_look or (roll.ok and not (photo and expect is None)):
         return roll, readings
     readings = _second_look(frame, readings, calibration)
     return decide(readings, expect), readings
