@@ -305,7 +305,13 @@ def merge(
             or (r.problem is RerollReason.COCKED and r.evidence)  # a die leaning, never clutter
         ]
     for candidate in loose:
+        seen = f"{candidate.value}?" if candidate.value else "no face?"
         if not _whole(candidate, width, height):
+            if candidate.p_die >= SEEN_DIE and candidate.value != 0:
+                # the finder sure of a die, the classifier's likeliest a face: a die cut by the
+                # edge of the picture (a shape at the edge that is likelier no face is let be)
+                why = f"a die the pips missed at the picture's edge ({seen})"
+                readings.append(DieReading(_box(candidate), None, RerollReason.CUT, why))
             continue
         if _at_wall(candidate, tray, die_size):
             why = f"a die the pips missed against the tray wall ({candidate.value}?): it may lean"
@@ -315,7 +321,6 @@ def merge(
         elif candidate.p_die >= SEEN_DIE and not _no_face(candidate):
             # the finder sure of a die, the classifier not sure there is none (nor which face):
             # a white die on a pale desk, its body unseen, whose pips alone the finder marked
-            seen = f"{candidate.value}?" if candidate.value else "no face?"
             why = f"a die the pips missed, its face unsure ({seen})"
             readings.append(DieReading(_box(candidate), None, RerollReason.UNREADABLE, why))
     return readings

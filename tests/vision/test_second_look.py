@@ -13,7 +13,7 @@ from vision.dice_net import Candidate
 from vision.pips import Face
 from vision.reader import DieReading, decide
 from vision.reading import Die, RerollReason
-from vision.second_look import AGREED, SURE_DIE, SURE_VALUE, merge, read_pips
+from vision.second_look import AGREED, SEEN_DIE, SURE_DIE, SURE_VALUE, merge, read_pips
 
 FRAME = (480, 640, 3)
 
@@ -143,11 +143,25 @@ def test_a_die_no_body_showed_is_read_when_sure_and_refused_when_not():
 def test_faint_candidates_at_the_border_or_off_the_tray_are_ignored():
     readings = [read(100, 100, 2), read(500, 300, 6), read(300, 200, 3)]
     faint = candidate(300, 400, 1, p_die=SURE_DIE - 0.05)
-    border = candidate(10, 240, 1)
+    border = candidate(10, 240, 1, p_die=SEEN_DIE - 0.05)
     off_tray = candidate(600, 440, 1)
     tray = np.array([[50, 50], [580, 50], [580, 420], [50, 420]], dtype=np.int32)
     roll = decide(merge(readings, [faint, border, off_tray], FRAME, tray), 3)
     assert roll.ok and sorted(roll.values) == [2, 3, 6]
+
+
+def test_a_die_the_finder_sees_at_the_picture_edge_is_cut_not_left_out():
+    """The finder sure of a die whose box the picture's edge cuts, the classifier's likeliest a
+    face (a die touching the frame, its body unseen in a soft photo): the roll is `cut`; a
+    shape there the classifier takes rather for no face is let be (a stapler's end)."""
+    readings = [read(100, 100, 2), read(500, 300, 6)]
+    unsure_four = candidate(15, 240, 4, p_value=0.0, p_mean=0.6, p_die=SEEN_DIE + 0.1)
+    roll = decide(merge(readings, [unsure_four], FRAME), None)
+    assert roll.reason is RerollReason.CUT and sorted(roll.values) == [2, 6]
+    no_face = replace(unsure_four, value=0)
+    assert decide(merge(readings, [no_face], FRAME), None).ok
+    faint = replace(unsure_four, p_die=SEEN_DIE - 0.05)
+    assert decide(merge(readings, [faint], FRAME), None).ok
 
 
 def test_dice_crowded_into_one_body_are_reported_but_not_announced():
