@@ -288,12 +288,15 @@ def merge(
             ]
     if clutter is not None:
         # no trace of a die there for the finder either (not even a faint peak on it, unless
-        # the classifier surely sees no face at the peak as well)
+        # the classifier surely sees no face at the peak as well); a candidate the body claimed
+        # is a trace of it too (a die whose body was found in part: its candidate, claimed, must
+        # not vanish with the body)
         traces = [c for c in candidates if not _no_face(c)]
         traced = {
             i
             for i, r in enumerate(readings[: len(clutter)])
             if any(_inside(r.body, c.centre, 0.1 * r.body.size) for c in traces)
+            or any(not _no_face(c) for c in claimed.get(i, ()))
         }
         readings = [
             r

@@ -290,3 +290,15 @@ def test_dice_read_with_overlapping_faces_are_dice_on_top_of_each_other():
 
     assert two(40.0).ok  # touching edge to edge
     assert two(25.0).reason is RerollReason.OVERLAP
+
+
+def test_a_body_found_in_part_does_not_take_its_die_with_it_as_clutter():
+    """A die whose body was found in part (a sliver refused as leaning, the classifier seeing no
+    face in its small crop) claims the finder's sure candidate beside it: in a single photo the
+    body is not dropped as clutter (the die would vanish from the roll), it stays refused."""
+    sliver = DieReading(body(300, 200, side=16.0), None, RerollReason.COCKED, "leaning", False)
+    readings = [read(100, 100, 2), sliver, read(500, 300, 6)]
+    beside = candidate(310, 200, 4, p_die=0.82)  # 2 px off the sliver, within its own reach
+    clutter = [False, True, False]
+    roll = decide(merge(readings, [beside], FRAME, clutter=clutter), None)
+    assert roll.reason is RerollReason.COCKED and sorted(roll.values) == [2, 6]
