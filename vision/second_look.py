@@ -272,11 +272,21 @@ def merge(
                 readings[i] = DieReading(reading.body, _die(found[0]), None, "die finder")
         elif reading.problem is RerollReason.OVERLAP:
             # dice crowded into one body: report the ones the finder reads; in a single photo a
-            # crowd of dice all surely read, filling their body, is dice touching, not piled
+            # crowd of dice all surely read, filling their body, with no faint trace of another
+            # die among them (a small die in a heap, marked only faintly), is dice touching
             whole_and_read = [c for c in found if _sure(c, die_size) and _whole(c, width, height)]
+            faint = [
+                c
+                for c in candidates
+                if c.p_die < SURE_DIE
+                and not _no_face(c)
+                and _inside(reading.body, c.centre, 0.0)
+                and all(np.hypot(*np.subtract(c.centre, f.centre)) > NEAR * f.size for f in found)
+            ]
             touching = (
                 clutter is not None
                 and len(whole_and_read) == len(found)
+                and not faint
                 and reading.body.size**2 <= CROWD_FILL * sum(c.size**2 for c in found)
             )
             if touching:

@@ -185,6 +185,10 @@ def test_in_a_single_photo_a_crowd_all_surely_read_is_dice_touching():
     # a body much larger than the dice read: something else lies in it
     heap = refused(300, 200, RerollReason.OVERLAP, side=120.0)
     assert decide(merge([heap], pair, FRAME, clutter=[False]), None).reason is RerollReason.OVERLAP
+    # a faint trace of a third die between them (a small die in a heap): not just two touching
+    faint = candidate(300, 222, 1, p_value=0.0, p_mean=0.8, p_die=SURE_DIE - 0.08)
+    roll = decide(merge([crowd], [*pair, faint], FRAME, clutter=[False]), None)
+    assert roll.reason is RerollReason.OVERLAP and sorted(roll.values) == [3, 4]
 
 
 def test_in_a_single_photo_a_lone_sure_die_is_read_despite_perspective_refusals():
