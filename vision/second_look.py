@@ -115,6 +115,18 @@ def _at_wall(candidate: Candidate, tray: np.ndarray | None, die_size: float | No
     return near_wall(tray, candidate.centre, reach)
 
 
+def _faint_among(body: Body, found: list[Candidate], candidates: list[Candidate]) -> bool:
+    """Is there, in this body, a faint trace of a die (a finder's peak under SURE_DIE the
+    classifier does not surely call no face) away from the candidates it holds?"""
+    return any(
+        c.p_die < SURE_DIE
+        and not _no_face(c)
+        and _inside(body, c.centre, 0.0)
+        and all(np.hypot(*np.subtract(c.centre, f.centre)) > NEAR * f.size for f in found)
+        for c in candidates
+    )
+
+
 def _no_face(candidate: Candidate) -> bool:
     """The classifier, in all its views, surely sees no die face at this candidate."""
     return candidate.value == 0 and candidate.p_value >= SURE_VALUE
@@ -196,11 +208,12 @@ def merge(
 
     clutter: given for single photos (no calibration: the pip reader's bodies rest on a guessed
     background), the not_faces() flags of the readings. Then an unread body with no candidate
-    centred on it (or only candidates the classifier surely calls no face) that the classifier
-    calls no face is dropped (not one the pips refused as leaning that looks like a die: the
-    classifier takes a die leaning near 50 degrees for no face), and a body refused as
-    `overlap` holding exactly one candidate,
-    surely read and whole in the frame, is read; so is one refused as `cocked` whose top face
+    centred on it or claimed by it (or only candidates the classifier surely calls no face)
+    that the classifier calls no face is dropped (not one the pips refused as leaning that looks
+    like a die: the classifier takes a die leaning near 50 degrees for no face), and a body
+    refused as `overlap` holding exactly one candidate, surely read and whole in the frame, is
+    read (a crowd of such dice filling their body, with no faint trace of another among them,
+    is dice touching); so is one refused as `cocked` whose top face
     is seen square, only its sides showing, or that lies alone with a face no more oblong than
     reader.UNPROPPED_FACE (never one more foreshortened or among other dice: a die leaning near
     50 degrees shows a side as square as its top, and the classifier may read either).
@@ -275,18 +288,10 @@ def merge(
             # crowd of dice all surely read, filling their body, with no faint trace of another
             # die among them (a small die in a heap, marked only faintly), is dice touching
             whole_and_read = [c for c in found if _sure(c, die_size) and _whole(c, width, height)]
-            faint = [
-                c
-                for c in candidates
-                if c.p_die < SURE_DIE
-                and not _no_face(c)
-                and _inside(reading.body, c.centre, 0.0)
-                and all(np.hypot(*np.subtract(c.centre, f.centre)) > NEAR * f.size for f in found)
-            ]
             touching = (
                 clutter is not None
                 and len(whole_and_read) == len(found)
-                and not faint
+                and not _faint_among(reading.body, found, candidates)
                 and reading.body.size**2 <= CROWD_FILL * sum(c.size**2 for c in found)
             )
             if touching:
