@@ -145,6 +145,22 @@ def evaluate(
     return counts, times
 
 
+def photo_sets(data: Path, names: list[str] | None) -> list[Path]:
+    """The labelled photo sets in `data` (folders with an annotations.csv), only `names` if
+    given."""
+    sets = sorted(p for p in data.iterdir() if (p / "annotations.csv").exists())
+    return [p for p in sets if p.name in names] if names else sets
+
+
+def print_header(first: str = "set") -> None:
+    """The head of the table whose rows row() prints."""
+    print(
+        f"| {first} | images | dice labelled | dice read right | dice read wrong "
+        "| images exactly right | images answered wrongly | images abstained |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+
+
 def row(name: str, c: Counter) -> str:
     labelled = max(c["labelled"], 1)
     images = max(c["images"], 1)
@@ -172,14 +188,8 @@ def main() -> int:
     if not args.data.is_dir():
         print(f"no photo sets at {args.data} (use --data)", file=sys.stderr)
         return 2
-    sets = sorted(p for p in args.data.iterdir() if (p / "annotations.csv").exists())
-    if args.set:
-        sets = [p for p in sets if p.name in args.set]
-    print(
-        "| set | images | dice labelled | dice read right | dice read wrong "
-        "| images exactly right | images answered wrongly | images abstained |"
-    )
-    print("|---|---|---|---|---|---|---|---|")
+    sets = photo_sets(args.data, args.set)
+    print_header()
     all_times: list[float] = []
     for set_dir in sets:
         images = load_labels(set_dir, args.errata)

@@ -20,7 +20,14 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from eval_photos import DEFAULT_DATA, evaluate, load_labels, row  # noqa: E402
+from eval_photos import (  # noqa: E402
+    DEFAULT_DATA,
+    evaluate,
+    load_labels,
+    photo_sets,
+    print_header,
+    row,
+)
 
 Boxes = list[tuple[int, float, float, float, float]]
 Change = Callable[[np.ndarray, Boxes], tuple[np.ndarray, Boxes]]
@@ -92,15 +99,8 @@ def main() -> int:
     if not args.data.is_dir():
         print(f"no photo sets at {args.data} (use --data)", file=sys.stderr)
         return 2
-    sets = sorted(p for p in args.data.iterdir() if (p / "annotations.csv").exists())
-    if args.set:
-        sets = [p for p in sets if p.name in args.set]
-    print(
-        "| set, change | images | dice labelled | dice read right | dice read wrong "
-        "| images exactly right | images answered wrongly | images abstained |"
-    )
-    print("|---|---|---|---|---|---|---|---|")
-    for set_dir in sets:
+    print_header("set, change")
+    for set_dir in photo_sets(args.data, args.set):
         labels = load_labels(set_dir, errata=True)
         for name in args.change or CHANGES:
             change = CHANGES[name]
