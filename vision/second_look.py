@@ -211,10 +211,11 @@ def merge(
     centred on it or claimed by it (or only candidates the classifier surely calls no face)
     that the classifier calls no face is dropped (not one the pips refused as leaning that looks
     like a die: the classifier takes a die leaning near 50 degrees for no face), and a body
-    refused as `overlap` holding exactly one candidate, surely read and whole in the frame, is
-    read (a crowd of such dice filling their body, with no faint trace of another among them,
-    is dice touching); so is one refused as `cocked` whose top face
-    is seen square, only its sides showing, or that lies alone with a face no more oblong than
+    refused as `overlap` holding exactly one candidate, surely read and whole in the frame, and
+    no faint trace of another die (see _faint_among), is read (a crowd of such dice filling
+    their body, with no faint trace of another among them, is dice touching); so is one
+    refused as `cocked` whose top face is seen square, only its sides showing, or that lies
+    alone with a face no more oblong than
     reader.UNPROPPED_FACE (never one more foreshortened or among other dice: a die leaning near
     50 degrees shows a side as square as its top, and the classifier may read either).
     die_size: the calibrated size of a die's top face; a candidate whose outline is not of a flat
@@ -264,7 +265,11 @@ def merge(
                 readings[i] = DieReading(reading.body, None, RerollReason.UNREADABLE, why)
         elif len(found) == 1 and (
             reading.problem in SETTLED_BY_FINDER
-            or (clutter is not None and reading.problem is RerollReason.OVERLAP)
+            or (
+                clutter is not None
+                and reading.problem is RerollReason.OVERLAP
+                and not _faint_among(reading.body, found, candidates)
+            )
             or (
                 clutter is not None
                 and reading.problem is RerollReason.COCKED

@@ -306,3 +306,17 @@ def test_a_body_found_in_part_does_not_take_its_die_with_it_as_clutter():
     clutter = [False, True, False]
     roll = decide(merge(readings, [beside], FRAME, clutter=clutter), None)
     assert roll.reason is RerollReason.COCKED and sorted(roll.values) == [2, 6]
+
+
+def test_a_lone_sure_die_in_an_overlapping_body_is_not_read_beside_a_faint_trace():
+    """A body refused as overlapping, holding one candidate surely read, and the finder's faint
+    mark of a second die in it (byler 111858 with a retrained finder: a 3 read, the 4 under its
+    edge left out): the body stays refused."""
+    readings = [read(100, 100, 2), refused(300, 200, RerollReason.OVERLAP, side=70.0)]
+    readings.append(read(500, 300, 6))
+    clutter = [False, False, False]
+    lone = candidate(292, 190, 3)
+    assert decide(merge(readings, [lone], FRAME, clutter=clutter), None).ok
+    faint = candidate(308, 222, 4, p_value=0.86, p_die=SURE_DIE - 0.01)
+    roll = decide(merge(readings, [lone, faint], FRAME, clutter=clutter), None)
+    assert roll.reason is RerollReason.OVERLAP
