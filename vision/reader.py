@@ -392,7 +392,7 @@ def read_dice(
     kept = [_check_wall(reading, tray, face) for reading in kept]
     sizable = [b for b in bodies if b.size >= MIN_BODY * die_size]
     kept += _stray_dice(frame, sizable, spots, face, die_size, tray)
-    if calibration is None or not calibration.of_tray:
+    if _single_photo(calibration):
         slanted = _slanted(kept)
         kept = [_in_perspective(frame, r, slanted, spots, die_size, frame_size) for r in kept]
     return kept, die_size
@@ -741,11 +741,16 @@ def inspect(
     except cv2.error as error:  # a frame OpenCV cannot digest is a bad frame, not a crash
         return Roll((), RerollReason.BAD_FRAME, f"OpenCV: {error.err}"), []
     roll = decide(readings, expect)
-    photo = calibration is None or not calibration.of_tray
-    if not second_look or (roll.ok and not (photo and expect is None)):
+    if not second_look or (roll.ok and not (_single_photo(calibration) and expect is None)):
         return roll, readings
     readings = _second_look(frame, readings, calibration)
     return decide(readings, expect), readings
+
+
+def _single_photo(calibration: Calibration | None) -> bool:
+    """Read as a single photo: no calibration of a tray (its background guessed, the camera's
+    view unknown)."""
+    return calibration is None or not calibration.of_tray
 
 
 def _second_look(
@@ -758,7 +763,7 @@ def _second_look(
     pips read): a finder's die of another size may be leaning and is not read; with no size to
     compare, the second look is not taken at all.
     """
-    photo = calibration is None or not calibration.of_tray
+    photo = _single_photo(calibration)
     sizes = [r.die.size for r in readings if r.die is not None]
     measured = float(np.median(sizes)) if sizes else None  # top face of the dice the pips read
     face = None

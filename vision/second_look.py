@@ -215,9 +215,9 @@ def merge(
     no faint trace of another die (see _faint_among), is read (a crowd of such dice filling
     their body, with no faint trace of another among them, is dice touching); so is one
     refused as `cocked` whose top face is seen square, only its sides showing, or that lies
-    alone with a face no more oblong than
-    reader.UNPROPPED_FACE (never one more foreshortened or among other dice: a die leaning near
-    50 degrees shows a side as square as its top, and the classifier may read either).
+    alone with a face no more oblong than reader.UNPROPPED_FACE (never one more foreshortened
+    or among other dice: a die leaning near 50 degrees shows a side as square as its top, and
+    the classifier may read either).
     die_size: the calibrated size of a die's top face; a candidate whose outline is not of a flat
     die's size (a die leaning shows a larger one) is never read.
     framed: the body_faces() readings of the readings; a body's lone candidate the classifier is
