@@ -44,6 +44,7 @@ from vision.second_look import (
     body_faces,
     merge,
     not_faces,
+    read_at_edge,
     read_faces,
     read_pips,
 )
@@ -135,6 +136,8 @@ class DieReading:
     one colour with pip-like spots); one that does not is clutter and is left out.
     spots: how many pip-like spots its face showed (a tentative count, even when refused).
     pips_off: where the centre of the pips read lies from the face's centre (x, y pixels).
+    in_view: whether all nine pip places of the face read, each with a pip's rim, lie in the
+    picture (a die touching its edge is read only so, see second_look.read_at_edge).
     """
 
     body: Body
@@ -145,6 +148,7 @@ class DieReading:
     face: Face | None = None
     spots: int = 0
     pips_off: tuple[float, float] = (0.0, 0.0)
+    in_view: bool = True
 
 
 def _tilt(a: float, b: float) -> float:
@@ -303,7 +307,23 @@ def read_body(frame: np.ndarray, body: Body, cocked_face: float = COCKED_FACE) -
         confidence=confidence(fit),
     )
     turn = complex(*fit.centre) * face.side * np.exp(1j * np.radians(face.angle))
-    return DieReading(body, die, None, "", True, face, len(spots.centres), (turn.real, turn.imag))
+    in_view = _places_in_view(fit, spots, frame.shape)
+    return DieReading(
+        body, die, None, "", True, face, len(spots.centres), (turn.real, turn.imag), in_view
+    )
+
+
+def _places_in_view(fit: FaceFit, spots: Spots, frame_shape: tuple[int, ...]) -> bool:
+    """Do all nine pip places of the fitted face, each with a pip's rim, lie in the picture?"""
+    face = spots.face
+    a, places = _places(fit, spots)
+    turn = face.side * np.exp(1j * np.radians(face.angle))
+    rim = PLACE_RADIUS * abs(a) * face.side
+    height, width = frame_shape[:2]
+    return all(
+        rim <= z.real <= width - 1 - rim and rim <= z.imag <= height - 1 - rim
+        for z in (complex(*face.centre) + turn * place for place, _ in places)
+    )
 
 
 STRAY_REACH = 0.75  # pips of one die lie within this many face sides of the next one
@@ -778,6 +798,8 @@ def _second_look(
     try:
         candidates = read_faces(frame, dice_net.find_dice(frame, face and face / FACE_OF_BODY))
         candidates = read_pips(frame, candidates, top)
+        if photo:
+            candidates = read_at_edge(frame, candidates, readings, top)
         framed = body_faces(frame, readings)
         clutter = not_faces(framed) if photo else None
     except (cv2.error, FileNotFoundError) as error:

@@ -10,7 +10,9 @@ glared dice stay refused whatever the models say (dice in a crowd are reported, 
 except in single photos, where the camera's perspective is unknown: there a lone die surely
 read is read inside a body refused as overlapping, or as leaning when its top face is seen
 square (a flat die near the picture's edge shows its sides as a leaning one does) or when it
-lies alone, nothing to lean on (reader.UNPROPPED_FACE).
+lies alone, nothing to lean on (reader.UNPROPPED_FACE); and a die touching the picture's edge
+is read when all nine pip places of its top face are in view and the pips read there the face
+the classifier is sure of (read_at_edge).
 """
 
 from __future__ import annotations
@@ -176,6 +178,40 @@ def read_pips(
     return read
 
 
+def read_at_edge(
+    frame: np.ndarray, candidates: list[Candidate], readings: list, face: float | None
+) -> list[Candidate]:
+    """The candidates, those at the picture's edge that the finder and the classifier are sure
+    of with the face the pips read there when all nine pip places lie in the picture: in a
+    square of a die's top face (side `face`, else FACE_OF_BODY of the finder's size) where the
+    finder points, and on the body cut by the edge that holds it, read as if whole (each read
+    may fail; two that succeed must agree). For single photos: see merge()."""
+    from vision.reader import read_body
+
+    height, width = frame.shape[:2]
+    cut = [r.body for r in readings if r.problem is RerollReason.CUT]
+    read = []
+    for c in candidates:
+        if c.p_die >= SEEN_DIE and _sure(c) and not _whole(c, width, height):
+            square = _box(replace(c, size=face or FACE_OF_BODY * c.size))
+            holding = [replace(b, at_edge=False) for b in cut if _inside(b, c.centre, 0.1 * c.size)]
+            seen = {
+                r.die.value
+                for r in (read_body(frame, b) for b in [square, *holding])
+                if r.die is not None and r.in_view
+            }
+            if len(seen) == 1:
+                c = replace(c, pips=seen.pop())
+        read.append(c)
+    return read
+
+
+def _seen_whole(candidate: Candidate) -> bool:
+    """A die at the picture's edge whose top face is in view: the finder sure of it, the
+    classifier sure of its face, the pips reading the same face, all nine pip places in view."""
+    return candidate.p_die >= SEEN_DIE and _sure(candidate) and candidate.pips == candidate.value
+
+
 def body_faces(frame: np.ndarray, readings: list) -> list[Candidate | None]:
     """For each reading: what the classifier reads in an unread body's own crop (centred on the
     body the pip reader found, at its size), None for a die already read. A second framing of
@@ -217,7 +253,9 @@ def merge(
     refused as `cocked` whose top face is seen square, only its sides showing, or that lies
     alone with a face no more oblong than reader.UNPROPPED_FACE (never one more foreshortened
     or among other dice: a die leaning near 50 degrees shows a side as square as its top, and
-    the classifier may read either).
+    the classifier may read either). A die at the picture's edge, cut body or none, is read
+    when the finder is sure of it and the pips confirm the face the classifier is sure of, all
+    nine pip places in view (read_at_edge); else it stays `cut`.
     die_size: the calibrated size of a die's top face; a candidate whose outline is not of a flat
     die's size (a die leaning shows a larger one) is never read.
     framed: the body_faces() readings of the readings; a body's lone candidate the classifier is
@@ -263,6 +301,13 @@ def merge(
             if best.value not in (0, reading.die.value) and best.p_value >= DOUBT:
                 why = f"pips read {reading.die.value}, the face classifier sees {best.value}"
                 readings[i] = DieReading(reading.body, None, RerollReason.UNREADABLE, why)
+        elif (
+            len(found) == 1
+            and clutter is not None
+            and reading.problem is RerollReason.CUT
+            and _seen_whole(found[0])
+        ):
+            readings[i] = DieReading(reading.body, _die(found[0]), None, "die finder, at the edge")
         elif len(found) == 1 and (
             reading.problem in SETTLED_BY_FINDER
             or (
@@ -330,7 +375,10 @@ def merge(
     for candidate in loose:
         seen = f"{candidate.value}?" if candidate.value else "no face?"
         if not _whole(candidate, width, height):
-            if candidate.p_die >= SEEN_DIE and candidate.value != 0:
+            if clutter is not None and _seen_whole(candidate):
+                why = "die finder, at the edge"
+                readings.append(DieReading(_box(candidate), _die(candidate), None, why))
+            elif candidate.p_die >= SEEN_DIE and candidate.value != 0:
                 # the finder sure of a die, the classifier's likeliest a face: a die cut by the
                 # edge of the picture (a shape at the edge that is likelier no face is let be)
                 why = f"a die the pips missed at the picture's edge ({seen})"

@@ -83,6 +83,15 @@ def test_golden_skovy_frame_reads_both_dice():
     assert not wrong_values(roll, labels)
 
 
+def test_a_die_touching_the_frame_edge_with_its_top_in_view_is_read():
+    """skovy 13_10_50: the cream 4 touches the top of the frame, all its pips in view."""
+    path = DATA / "skovy-two-dice/images/train/WIN_20221211_13_10_50_Pro.jpg"
+    labels = labelled("skovy-two-dice")[path]
+    roll = read_roll(cv2.imread(str(path)), expect=None)
+    assert roll.ok and sorted(roll.values) == [4, 4] == sorted(v for v, *_ in labels)
+    assert not wrong_values(roll, labels)
+
+
 def test_cli_reads_a_photo_as_json(tmp_path):
     path = DATA / "skovy-two-dice/images/train/WIN_20221210_14_49_18_Pro.jpg"
     out = subprocess.run(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import synth
@@ -12,7 +14,7 @@ from synth import DrawnDie
 from vision.bodies import Body
 from vision.calibration import Calibration
 from vision.pips import Face
-from vision.reader import DieReading, _check_wall, _slanted, read_roll
+from vision.reader import DieReading, _check_wall, _slanted, read_body, read_dice, read_roll
 from vision.reading import Die, RerollReason
 
 
@@ -282,6 +284,35 @@ def test_die_cut_by_the_image_edge(style):
     frame = synth.scene(dice, style)
     assert kiosk_read(frame, style).reason is RerollReason.CUT
     assert not read_roll(frame).ok
+
+
+@pytest.mark.parametrize("style", synth.STYLES, ids=lambda s: f"body{s.body}")
+def test_a_die_touching_the_image_edge_is_read_in_a_photo_when_its_top_is_in_view(style):
+    """A die whose body the picture's edge cuts while all nine pip places of its top face are
+    in view (skovy 13_10_50): a single photo reads it (the pips and the second look agree);
+    cut deeper, a pip place out of view, it stays `cut`; the kiosk, on its calibrated tray,
+    refuses it either way."""
+    for value in (1, 4, 5, 6):
+        dice = [DrawnDie(2, (150, 240), angle=10), DrawnDie(6, (300, 350), angle=5)]
+        touching = synth.scene([*dice, DrawnDie(value, (420, 24), angle=25)], style)
+        roll = read_roll(touching)
+        assert roll.ok and sorted(roll.values) == sorted([2, 6, value])
+        assert kiosk_read(touching, style).reason is RerollReason.CUT
+        deeper = synth.scene([*dice, DrawnDie(value, (420, 12), angle=25)], style)
+        assert read_roll(deeper).reason is RerollReason.CUT
+
+
+def test_a_die_is_in_view_when_its_nine_pip_places_lie_in_the_picture():
+    """in_view checks the empty places too: a 1 read with its pip whole but the row of places
+    below it out of the picture is not wholly in view."""
+    frame = synth.scene([DrawnDie(1, (320, 200), angle=20)])
+    readings, _ = read_dice(frame)
+    assert readings[0].die is not None and readings[0].in_view
+    # the same die with the picture ending just below its pip (its pip still whole)
+    short = frame[:212]
+    body = replace(readings[0].body, at_edge=False)
+    reading = read_body(short, body)
+    assert reading.die is not None and reading.die.value == 1 and not reading.in_view
 
 
 def test_die_cut_by_the_tray_edge_and_dice_outside_the_tray_ignored():

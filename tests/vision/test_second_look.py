@@ -11,9 +11,17 @@ from synth import DrawnDie
 from vision.bodies import Body
 from vision.dice_net import Candidate
 from vision.pips import Face
-from vision.reader import DieReading, decide
+from vision.reader import DieReading, decide, read_dice
 from vision.reading import Die, RerollReason
-from vision.second_look import AGREED, SEEN_DIE, SURE_DIE, SURE_VALUE, merge, read_pips
+from vision.second_look import (
+    AGREED,
+    SEEN_DIE,
+    SURE_DIE,
+    SURE_VALUE,
+    merge,
+    read_at_edge,
+    read_pips,
+)
 
 FRAME = (480, 640, 3)
 
@@ -320,3 +328,44 @@ def test_a_lone_sure_die_in_an_overlapping_body_is_not_read_beside_a_faint_trace
     faint = candidate(308, 222, 4, p_value=0.86, p_die=SURE_DIE - 0.01)
     roll = decide(merge(readings, [lone, faint], FRAME, clutter=clutter), None)
     assert roll.reason is RerollReason.OVERLAP
+
+
+def test_in_a_single_photo_a_die_at_the_edge_is_read_when_pips_and_classifier_agree():
+    """A die touching the picture's edge, its top face in view: read in a single photo when the
+    finder is sure of it, the classifier sure of its face and the pips read that same face
+    there (read_at_edge); never on a calibrated tray (no clutter flags: the kiosk's camera sees
+    the whole tray, a die at the picture's edge lies on its rim), nor when the pips read
+    nothing in view or another face, nor when the finder is unsure."""
+    readings = [read(100, 100, 2), refused(300, 15, RerollReason.CUT), read(500, 300, 6)]
+    clutter = [False, False, False]
+    seen = replace(candidate(300, 20, 4), pips=4)
+    roll = decide(merge(readings, [seen], FRAME, clutter=clutter), None)
+    assert roll.ok and sorted(roll.values) == [2, 4, 6]
+    assert decide(merge(readings, [seen], FRAME), None).reason is RerollReason.CUT
+    for doubtful in (
+        replace(seen, pips=0),
+        replace(seen, pips=5),
+        replace(seen, p_die=SEEN_DIE - 0.05),
+        replace(seen, p_value=SURE_VALUE - 0.05),
+    ):
+        roll = decide(merge(readings, [doubtful], FRAME, clutter=clutter), None)
+        assert roll.reason is RerollReason.CUT
+    bodiless = [readings[0], readings[2]]  # no body found there: the finder's alone
+    roll = decide(merge(bodiless, [seen], FRAME, clutter=[False, False]), None)
+    assert roll.ok and sorted(roll.values) == [2, 4, 6]
+    assert decide(merge(bodiless, [seen], FRAME), None).reason is RerollReason.CUT
+
+
+def test_read_at_edge_reads_the_pips_only_when_all_pip_places_are_in_view():
+    dice = [DrawnDie(3, (150, 240), angle=10)]
+    touching = synth.scene([*dice, DrawnDie(4, (420, 24), angle=25)], synth.IVORY_ON_GREEN)
+    at_edge = Candidate((422.0, 23.0), 65.0, 0.85, 4, 0.95, 0.95)
+    middle = Candidate((150.0, 240.0), 62.0, 0.85, 3, 0.98, 0.98)
+    readings, _ = read_dice(touching)
+    read = read_at_edge(touching, [at_edge, middle], readings, 46.0)
+    assert [c.pips for c in read] == [4, 0]
+    deeper = synth.scene([*dice, DrawnDie(4, (420, 12), angle=25)], synth.IVORY_ON_GREEN)
+    readings, _ = read_dice(deeper)
+    assert (
+        read_at_edge(deeper, [replace(at_edge, centre=(422.0, 12.0))], readings, 46.0)[0].pips == 0
+    )
