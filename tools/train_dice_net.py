@@ -6,8 +6,8 @@ Reproduce (dev time only; torch is not a runtime dependency of the kiosk):
     /work/ml-venv/bin/pip install torch==2.13.0 numpy opencv-python-headless==4.11.0.86 onnx
     /work/ml-venv/bin/python tools/train_dice_net.py [--data DIR] [--seed 5] [--minutes 35]
 
-The shipped model (vision/models/dice_net.onnx) is `--seed 5 --minutes 35` (5,234 steps of 16
-crops on two shared cores; the run is time-boxed, so another machine stops at another step).
+The shipped model (vision/models/dice_net.onnx) is `--seed 5 --minutes 35` (11,039 steps of 16
+crops on two cores; the run is time-boxed, so another machine stops at another step).
 
 The net is fully convolutional: for every 4x4 cell of the frame it says how likely a die's top
 face is centred there (a heat map) and how large the die is. Which face a die shows is the face
@@ -22,8 +22,10 @@ trained on:
   no photo shows; with `--drawn N` also N frames of dice drawn flat by tests/vision/synth.py.
 - matteop65-webcam-oblique is not used: its labelled top faces are often slivers of oblique views.
 Augmentation: die size 18-60 px, any rotation, mirror (every pip layout is its own mirror image up
-to rotation), channel permutation (new colours), inversion (light pips on dark dice), contrast,
-gamma, blur, noise. The seed fixes the data and the initial weights.
+to rotation), channel permutation (new colours), inversion (light pips on dark dice), exposure
+(x0.45-1.5: the net reads raw pixels, and the model trained without it left out dice in photos
+0.6 times as bright), white balance (x0.8-1.2 a channel), contrast, gamma, blur, noise. The seed
+fixes the data and the initial weights.
 """
 
 from __future__ import annotations
@@ -166,6 +168,10 @@ def photometric(image: np.ndarray, rng) -> np.ndarray:
         x = x[:, :, rng.permutation(3)]
     if rng.random() < 0.25:
         x = 1.0 - x
+    if rng.random() < 0.5:
+        x = x * rng.uniform(0.45, 1.5)  # exposure: another camera's gain, a darker room
+    if rng.random() < 0.3:
+        x = x * rng.uniform(0.8, 1.2, 3).astype(np.float32)  # white balance
     if rng.random() < 0.3:
         grey = x.mean(axis=2, keepdims=True)
         x = grey + (x - grey) * rng.uniform(0.0, 1.5)

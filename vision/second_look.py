@@ -182,10 +182,11 @@ def read_at_edge(
     frame: np.ndarray, candidates: list[Candidate], readings: list, face: float | None
 ) -> list[Candidate]:
     """The candidates, those at the picture's edge that the finder and the classifier are sure
-    of with the face the pips read there when all nine pip places lie in the picture: in a
-    square of a die's top face (side `face`, else FACE_OF_BODY of the finder's size) where the
-    finder points, and on the body cut by the edge that holds it, read as if whole (each read
-    may fail; two that succeed must agree). For single photos: see merge()."""
+    of with the face the pips read there when all nine pip places lie in the picture: in
+    squares where the finder points, of a die's top face (side `face`) and of FACE_OF_BODY of
+    the finder's size (the face found in a square is unsteady where the picture cuts it), and
+    on the body cut by the edge that holds it, read as if whole. Each read may fail; those
+    that succeed must all agree. For single photos: see merge()."""
     from vision.reader import read_body
 
     height, width = frame.shape[:2]
@@ -193,11 +194,12 @@ def read_at_edge(
     read = []
     for c in candidates:
         if c.p_die >= SEEN_DIE and _sure(c) and not _whole(c, width, height):
-            square = _box(replace(c, size=face or FACE_OF_BODY * c.size))
+            sides = {side for side in (face, FACE_OF_BODY * c.size) if side}
+            squares = [_box(replace(c, size=side)) for side in sorted(sides)]
             holding = [replace(b, at_edge=False) for b in cut if _inside(b, c.centre, 0.1 * c.size)]
             seen = {
                 r.die.value
-                for r in (read_body(frame, b) for b in [square, *holding])
+                for r in (read_body(frame, b) for b in [*squares, *holding])
                 if r.die is not None and r.in_view
             }
             if len(seen) == 1:
@@ -245,17 +247,18 @@ def merge(
     clutter: given for single photos (no calibration: the pip reader's bodies rest on a guessed
     background), the not_faces() flags of the readings. Then an unread body with no candidate
     centred on it or claimed by it (or only candidates the classifier surely calls no face)
-    that the classifier calls no face is dropped (not one the pips refused as leaning that looks
-    like a die: the classifier takes a die leaning near 50 degrees for no face), and a body
-    refused as `overlap` holding exactly one candidate, surely read and whole in the frame, and
-    no faint trace of another die (see _faint_among), is read (a crowd of such dice filling
-    their body, with no faint trace of another among them, is dice touching); so is one
-    refused as `cocked` whose top face is seen square, only its sides showing, or that lies
-    alone with a face no more oblong than reader.UNPROPPED_FACE (never one more foreshortened
-    or among other dice: a die leaning near 50 degrees shows a side as square as its top, and
-    the classifier may read either). A die at the picture's edge, cut body or none, is read
-    when the finder is sure of it and the pips confirm the face the classifier is sure of, all
-    nine pip places in view (read_at_edge); else it stays `cut`.
+    that the classifier calls no face is dropped (not one the pips refused as leaning
+    that looks like a die: the classifier takes a die leaning near 50 degrees for no face), and
+    a body refused as `overlap` holding exactly one candidate, surely read and whole in the
+    frame, and no faint trace of another die (see _faint_among), is read (a crowd of such dice
+    filling their body, with no faint trace of another among them, is dice touching), unless the
+    picture's edge cuts the body (it may join what lies out of view: a die held in a hand, more
+    dice); so is one refused as `cocked` whose top face is seen square, only its sides showing,
+    or that lies alone with a face no more oblong than reader.UNPROPPED_FACE (never one more
+    foreshortened or among other dice: a die leaning near 50 degrees shows a side as square as
+    its top, and the classifier may read either). A die at the picture's edge, cut body or none,
+    is read when the finder is sure of it and the pips confirm the face the classifier is sure
+    of, all nine pip places in view (read_at_edge); else it stays `cut`.
     die_size: the calibrated size of a die's top face; a candidate whose outline is not of a flat
     die's size (a die leaning shows a larger one) is never read.
     framed: the body_faces() readings of the readings; a body's lone candidate the classifier is
@@ -313,6 +316,7 @@ def merge(
             or (
                 clutter is not None
                 and reading.problem is RerollReason.OVERLAP
+                and not reading.body.at_edge
                 and not _faint_among(reading.body, found, candidates)
             )
             or (
@@ -340,6 +344,7 @@ def merge(
             whole_and_read = [c for c in found if _sure(c, die_size) and _whole(c, width, height)]
             touching = (
                 clutter is not None
+                and not reading.body.at_edge
                 and len(whole_and_read) == len(found)
                 and not _faint_among(reading.body, found, candidates)
                 and reading.body.size**2 <= CROWD_FILL * sum(c.size**2 for c in found)

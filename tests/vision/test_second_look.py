@@ -369,3 +369,19 @@ def test_read_at_edge_reads_the_pips_only_when_all_pip_places_are_in_view():
     assert (
         read_at_edge(deeper, [replace(at_edge, centre=(422.0, 12.0))], readings, 46.0)[0].pips == 0
     )
+
+
+def test_an_overlapping_body_the_picture_edge_cuts_is_not_read_by_its_lone_die():
+    """A die held in a hand at the frame's bottom edge (byler 112623: hand and die one body,
+    refused as a heap, the finder sure of the die): what joins it runs out of view, so neither
+    the lone-die rule nor the crowd rule reads it; away from the edge the same body is read."""
+    held = refused(300, 440, RerollReason.OVERLAP, side=70.0)
+    readings = [read(100, 100, 2), held, read(500, 300, 6)]
+    clutter = [False, False, False]
+    lone = candidate(300, 430, 4)
+    assert decide(merge(readings, [lone], FRAME, clutter=clutter), None).ok
+    for side in (70.0, 42.0):  # a body larger than the die, and one it fills (a crowd of one)
+        cut = refused(300, 440, RerollReason.OVERLAP, side=side)
+        readings[1] = replace(cut, body=replace(cut.body, at_edge=True))
+        roll = decide(merge(readings, [lone], FRAME, clutter=clutter), None)
+        assert roll.reason is RerollReason.OVERLAP
