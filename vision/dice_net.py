@@ -35,7 +35,9 @@ class Candidate:
     face read there and its probability, once the face classifier has looked (0 and 0.0 before,
     and 0 when it sees no die face); `p_value` is 0 unless all its views agree, `p_mean` is the
     probability whether they agree or not. `pips` is the face the pip reader reads in a square
-    of a die's top face there, when the classifier's likeliest face is not sure (0: none read)."""
+    of a die's top face there, when the classifier's likeliest face is not sure, or, in a single
+    photo, when the die lies at the picture's edge with all its pip places in view (0: none
+    read; see second_look.read_pips and read_at_edge)."""
 
     centre: tuple[float, float]
     size: float

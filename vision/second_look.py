@@ -246,19 +246,19 @@ def merge(
 
     clutter: given for single photos (no calibration: the pip reader's bodies rest on a guessed
     background), the not_faces() flags of the readings. Then an unread body with no candidate
-    centred on it or claimed by it (or only candidates the classifier surely calls no face)
-    that the classifier calls no face is dropped (not one the pips refused as leaning
-    that looks like a die: the classifier takes a die leaning near 50 degrees for no face), and
-    a body refused as `overlap` holding exactly one candidate, surely read and whole in the
-    frame, and no faint trace of another die (see _faint_among), is read (a crowd of such dice
-    filling their body, with no faint trace of another among them, is dice touching), unless the
-    picture's edge cuts the body (it may join what lies out of view: a die held in a hand, more
-    dice); so is one refused as `cocked` whose top face is seen square, only its sides showing,
-    or that lies alone with a face no more oblong than reader.UNPROPPED_FACE (never one more
-    foreshortened or among other dice: a die leaning near 50 degrees shows a side as square as
-    its top, and the classifier may read either). A die at the picture's edge, cut body or none,
-    is read when the finder is sure of it and the pips confirm the face the classifier is sure
-    of, all nine pip places in view (read_at_edge); else it stays `cut`.
+    centred on it or claimed by it (or only candidates the classifier surely calls no face) that
+    the classifier calls no face is dropped (not one the pips refused as leaning that looks like
+    a die: the classifier takes a die leaning near 50 degrees for no face), and a body refused
+    as `overlap` holding exactly one candidate, surely read and whole in the frame, and no faint
+    trace of another die (see _faint_among), is read (a crowd of such dice filling their body,
+    with no faint trace of another among them, is dice touching), unless the picture's edge cuts
+    the body (it may join what lies out of view: a die held in a hand, more dice); so is one
+    refused as `cocked` whose top face is seen square, only its sides showing, or that lies
+    alone with a face no more oblong than reader.UNPROPPED_FACE (never one more foreshortened or
+    among other dice: a die leaning near 50 degrees shows a side as square as its top, and the
+    classifier may read either). A die at the picture's edge, cut body or none, is read when the
+    finder is sure of it and the pips confirm the face the classifier is sure of, all nine pip
+    places in view (read_at_edge); else it stays `cut`.
     die_size: the calibrated size of a die's top face; a candidate whose outline is not of a flat
     die's size (a die leaning shows a larger one) is never read.
     framed: the body_faces() readings of the readings; a body's lone candidate the classifier is
