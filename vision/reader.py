@@ -257,6 +257,17 @@ def confidence(fit: FaceFit) -> float:
     return round(float(np.clip(0.5 + 0.5 * margin, 0.0, 1.0)), 3)
 
 
+def _within_hull(frame: np.ndarray, body: Body, face: Face, spots: Spots) -> tuple[Face, Spots]:
+    """A face found stopping short of a pip at its edge, sought again within the body's convex
+    hull (a pip at the die's edge can bend the outline in around it; a die's top is convex),
+    and taken when it no longer cuts a pip: the pips' checks then judge it like any other."""
+    again = find_face(frame, cv2.convexHull(body.contour), body.centre, body.size, body.rect[2])
+    if again is None:
+        return face, spots
+    spots_again = find_spots(frame, again)
+    return (face, spots) if spots_again.cut else (again, spots_again)
+
+
 def read_body(frame: np.ndarray, body: Body, cocked_face: float = COCKED_FACE) -> DieReading:
     """Read the top face of one die body, or say why not.
 
@@ -268,6 +279,8 @@ def read_body(frame: np.ndarray, body: Body, cocked_face: float = COCKED_FACE) -
     if face is None:
         return DieReading(body, None, RerollReason.UNREADABLE, "no face found", False)
     spots = find_spots(frame, face)
+    if spots.cut and not body.at_edge:
+        face, spots = _within_hull(frame, body, face, spots)
     faint = spots.contrast <= FAINT
     evidence = (
         len(spots.centres) > 0
