@@ -117,6 +117,13 @@ def _at_wall(candidate: Candidate, tray: np.ndarray | None, die_size: float | No
     return near_wall(tray, candidate.centre, reach)
 
 
+def _holds_only(body: Body, found: list[Candidate], candidates: list[Candidate]) -> bool:
+    """Does this body hold nothing but the finder's dice `found` in it, as far as can be told?
+    Not when the picture's edge cuts it (it may join what lies out of view: a die held in a
+    hand, more dice), nor with a faint trace of another die in it (see _faint_among)."""
+    return not body.at_edge and not _faint_among(body, found, candidates)
+
+
 def _faint_among(body: Body, found: list[Candidate], candidates: list[Candidate]) -> bool:
     """Is there, in this body, a faint trace of a die (a finder's peak under SURE_DIE the
     classifier does not surely call no face) away from the candidates it holds?"""
@@ -193,7 +200,7 @@ def read_at_edge(
     cut = [r.body for r in readings if r.problem is RerollReason.CUT]
     read = []
     for c in candidates:
-        if c.p_die >= SEEN_DIE and _sure(c) and not _whole(c, width, height):
+        if _surely_seen(c) and not _whole(c, width, height):
             sides = {side for side in (face, FACE_OF_BODY * c.size) if side}
             squares = [_box(replace(c, size=side)) for side in sorted(sides)]
             holding = [replace(b, at_edge=False) for b in cut if _inside(b, c.centre, 0.1 * c.size)]
@@ -208,10 +215,15 @@ def read_at_edge(
     return read
 
 
+def _surely_seen(candidate: Candidate) -> bool:
+    """The finder sure of a die there (SEEN_DIE), the classifier sure of its face."""
+    return candidate.p_die >= SEEN_DIE and _sure(candidate)
+
+
 def _seen_whole(candidate: Candidate) -> bool:
-    """A die at the picture's edge whose top face is in view: the finder sure of it, the
-    classifier sure of its face, the pips reading the same face, all nine pip places in view."""
-    return candidate.p_die >= SEEN_DIE and _sure(candidate) and candidate.pips == candidate.value
+    """A die at the picture's edge whose top face is in view: surely seen, the pips reading the
+    same face there with all nine pip places in view (read_at_edge)."""
+    return _surely_seen(candidate) and candidate.pips == candidate.value
 
 
 def body_faces(frame: np.ndarray, readings: list) -> list[Candidate | None]:
@@ -250,15 +262,14 @@ def merge(
     the classifier calls no face is dropped (not one the pips refused as leaning that looks like
     a die: the classifier takes a die leaning near 50 degrees for no face), and a body refused
     as `overlap` holding exactly one candidate, surely read and whole in the frame, and no faint
-    trace of another die (see _faint_among), is read (a crowd of such dice filling their body,
-    with no faint trace of another among them, is dice touching), unless the picture's edge cuts
-    the body (it may join what lies out of view: a die held in a hand, more dice); so is one
-    refused as `cocked` whose top face is seen square, only its sides showing, or that lies
-    alone with a face no more oblong than reader.UNPROPPED_FACE (never one more foreshortened or
-    among other dice: a die leaning near 50 degrees shows a side as square as its top, and the
-    classifier may read either). A die at the picture's edge, cut body or none, is read when the
-    finder is sure of it and the pips confirm the face the classifier is sure of, all nine pip
-    places in view (read_at_edge); else it stays `cut`.
+    trace of another die, is read (a crowd of such dice filling their body is dice touching),
+    unless the picture's edge cuts the body (see _holds_only); so is one refused as `cocked`
+    whose top face is seen square, only its sides showing, or that lies alone with a face no
+    more oblong than reader.UNPROPPED_FACE (never one more foreshortened or among other dice: a
+    die leaning near 50 degrees shows a side as square as its top, and the classifier may read
+    either). A die at the picture's edge, cut body or none, is read when the finder is sure of
+    it and the pips confirm the face the classifier is sure of, all nine pip places in view
+    (read_at_edge); else it stays `cut`.
     die_size: the calibrated size of a die's top face; a candidate whose outline is not of a flat
     die's size (a die leaning shows a larger one) is never read.
     framed: the body_faces() readings of the readings; a body's lone candidate the classifier is
@@ -316,8 +327,7 @@ def merge(
             or (
                 clutter is not None
                 and reading.problem is RerollReason.OVERLAP
-                and not reading.body.at_edge
-                and not _faint_among(reading.body, found, candidates)
+                and _holds_only(reading.body, found, candidates)
             )
             or (
                 clutter is not None
@@ -344,9 +354,8 @@ def merge(
             whole_and_read = [c for c in found if _sure(c, die_size) and _whole(c, width, height)]
             touching = (
                 clutter is not None
-                and not reading.body.at_edge
                 and len(whole_and_read) == len(found)
-                and not _faint_among(reading.body, found, candidates)
+                and _holds_only(reading.body, found, candidates)
                 and reading.body.size**2 <= CROWD_FILL * sum(c.size**2 for c in found)
             )
             if touching:
