@@ -294,6 +294,12 @@ def pip_like_spots(frame: np.ndarray, contour: np.ndarray, die: float) -> int:
     when the body is too large or too odd to be read as one die. die: die side in pixels.
     """
     x, y, w, h = cv2.boundingRect(contour)
+    # an outline may reach past the picture (a box drawn round a die at its edge)
+    x1, y1 = min(x + w, frame.shape[1]), min(y + h, frame.shape[0])
+    x, y = max(x, 0), max(y, 0)
+    w, h = x1 - x, y1 - y
+    if w <= 0 or h <= 0:
+        return 0
     scale = HEAP_DIE_PX / die
     crop = frame[y : y + h, x : x + w]
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
