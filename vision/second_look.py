@@ -65,7 +65,7 @@ def _die(candidate: Candidate) -> Die:
         value=candidate.value,
         center=(round(x, 1), round(y, 1)),
         size=round(candidate.size, 1),
-        confidence=round(candidate.p_value * candidate.p_die, 3),
+        confidence=round(candidate.p_mean * candidate.p_die, 3),
     )
 
 

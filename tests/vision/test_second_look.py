@@ -74,6 +74,9 @@ def test_an_unsure_face_is_read_when_the_refused_pips_count_it():
         readings = [read(100, 100, 2), refused(300, 200, reason, spots=4), read(500, 300, 6)]
         roll = decide(merge(readings, [unsure], FRAME), expect=3)
         assert roll.ok and sorted(roll.values) == [2, 4, 6]
+        # its confidence is the classifier's mean probability times the finder's (not 0)
+        four = next(d for d in roll.dice if d.value == 4)
+        assert four.confidence == round(unsure.p_mean * unsure.p_die, 3)
 
 
 def test_an_unsure_face_the_pip_count_does_not_confirm_stays_refused():
