@@ -20,4 +20,4 @@ def test_pips_are_counted_in_an_outline_reaching_past_the_picture():
     inside = pip_like_spots(frame, _box(0, 0, 64, 64), 40.0)
     assert inside > 0
     assert pip_like_spots(frame, _box(-40, -40, 64, 64), 40.0) == inside
-    assert pip_like_spots(frame, _box(-90, -90, -10, -10), 48.0) == 0
+    assert pip_like_spots(frame, _box(-90, -90, -10, -10), 40.0) == 0
