@@ -37,7 +37,8 @@ class Candidate:
     probability whether they agree or not. `pips` is the face the pip reader reads in a square
     of a die's top face there, when the classifier's likeliest face is not sure, or, in a single
     photo, when the die lies at the picture's edge with all its pip places in view (0: none
-    read; see second_look.read_pips and read_at_edge)."""
+    read; see second_look.read_pips and read_at_edge). `wide`: the face was seen in a crop at
+    the dice's size, the finder's mark being much smaller (see second_look.reframe)."""
 
     centre: tuple[float, float]
     size: float
@@ -46,6 +47,7 @@ class Candidate:
     p_value: float = 0.0
     p_mean: float = 0.0
     pips: int = 0
+    wide: bool = False
 
 
 def _net() -> cv2.dnn.Net:

@@ -47,6 +47,7 @@ from vision.second_look import (
     read_at_edge,
     read_faces,
     read_pips,
+    reframe,
 )
 
 log = logging.getLogger(__name__)
@@ -810,6 +811,7 @@ def _second_look(
     top = face or measured
     try:
         candidates = read_faces(frame, dice_net.find_dice(frame, face and face / FACE_OF_BODY))
+        candidates = reframe(frame, candidates, [r.die.center for r in readings if r.die])
         candidates = read_pips(frame, candidates, top)
         if photo:
             candidates = read_at_edge(frame, candidates, readings, top)

@@ -12,7 +12,8 @@ read is read inside a body refused as overlapping, or as leaning when its top fa
 square (a flat die near the picture's edge shows its sides as a leaning one does) or when it
 lies alone, nothing to lean on (reader.UNPROPPED_FACE); and a die touching the picture's edge
 is read when all nine pip places of its top face are in view and the pips read there the face
-the classifier is sure of (read_at_edge).
+the classifier is sure of (read_at_edge). A mark much smaller than the dice around is judged
+at their size too (reframe): a face seen so shows a die the roll must not leave out.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ EDGE = 0.6  # a candidate this near the frame's border (die sizes) may be cut
 FLAT_SIZE = (0.85, 1.45)  # a flat die's outline over its top face's side (sides in perspective)
 CROWD_FILL = 1.2  # a crowd's body no larger than this times its dice's boxes hides no other die
 SETTLED_BY_FINDER = (RerollReason.BLUR, RerollReason.UNREADABLE)
+SMALL_MARK = 0.8  # a mark this much smaller than the dice surely seen is part of a die or less
+CLEAR = 0.8  # ...and is asked about at their size when this many of their sizes from every die
 
 
 def _inside(body: Body, point: tuple[float, float], margin: float) -> bool:
@@ -164,6 +167,53 @@ def read_faces(frame: np.ndarray, candidates: list[Candidate]) -> list[Candidate
         replace(c, value=int(v), p_value=float(p[v]) if agree else 0.0, p_mean=float(p[v]))
         for c, v, p, agree in zip(candidates, values, probs, unanimous, strict=True)
     ]
+
+
+def reframe(
+    frame: np.ndarray, candidates: list[Candidate], dice: list[tuple[float, float]]
+) -> list[Candidate]:
+    """The candidates, those marked much smaller than the dice surely seen (SMALL_MARK), not
+    surely read as a face and lying clear of every die (CLEAR from the centres of the pips'
+    `dice` and of those surely seen: a die there would not overlap one), judged again by the
+    classifier at those dice's size.
+
+    The finder may mark a die by a part of it: the pip of a white 1 on a pale desk, a corner.
+    The classifier learnt whole dice, centred, at their size: shown such a part enlarged it sees
+    no face, and a die is left out. Asked at the size a die there would have, it sees the die,
+    or surely nothing (the end of a chair leg's strap, marked faintly at two thirds of a die).
+    The two readings are combined by _judged().
+    """
+    seen = [c for c in candidates if _surely_seen(c)]
+    if not seen:
+        return candidates
+    side = float(np.median([c.size for c in seen]))
+    taken = [*dice, *(c.centre for c in seen)]
+
+    def small(c: Candidate) -> bool:
+        clear = all(np.hypot(*np.subtract(c.centre, d)) >= CLEAR * side for d in taken)
+        return c.size < SMALL_MARK * side and not _sure(c) and clear
+
+    marks = [i for i, c in enumerate(candidates) if small(c)]
+    again = read_faces(frame, [replace(candidates[i], size=side) for i in marks])
+    candidates = list(candidates)
+    for i, wide in zip(marks, again, strict=True):
+        candidates[i] = _judged(candidates[i], wide)
+    return candidates
+
+
+def _judged(near: Candidate, wide: Candidate) -> Candidate:
+    """One candidate read at the finder's size (near) and at the dice's (wide). A face seen at
+    the dice's size is a face: it shows a die is there, not surely which face (the crop is not
+    the finder's), so it is never read on the classifier's word alone. An unsure face at the
+    finder's size stays when the dice's size shows none. No face at both sizes is surely none
+    when either reading is sure."""
+    if wide.value != 0:
+        return replace(wide, p_value=0.0, wide=True)
+    if near.value != 0:
+        return near
+    return replace(
+        near, p_value=max(near.p_value, wide.p_value), p_mean=max(near.p_mean, wide.p_mean)
+    )
 
 
 def read_pips(
@@ -403,9 +453,10 @@ def merge(
             readings.append(DieReading(_box(candidate), None, RerollReason.COCKED, why))
         elif _sure(candidate, die_size):
             readings.append(DieReading(_box(candidate), _die(candidate), None, "die finder"))
-        elif candidate.p_die >= SEEN_DIE and not _no_face(candidate):
-            # the finder sure of a die, the classifier not sure there is none (nor which face):
-            # a white die on a pale desk, its body unseen, whose pips alone the finder marked
+        elif (candidate.p_die >= SEEN_DIE and not _no_face(candidate)) or candidate.wide:
+            # the finder sure of a die, the classifier not sure there is none (nor which face),
+            # or seeing a face only at the dice's size (reframe): a white die on a pale desk,
+            # its body unseen, whose pips alone the finder marked
             why = f"a die the pips missed, its face unsure ({seen})"
             readings.append(DieReading(_box(candidate), None, RerollReason.UNREADABLE, why))
     return readings

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 import synth
 from synth import DrawnDie
 
@@ -18,9 +19,12 @@ from vision.second_look import (
     SEEN_DIE,
     SURE_DIE,
     SURE_VALUE,
+    _judged,
     merge,
     read_at_edge,
+    read_faces,
     read_pips,
+    reframe,
 )
 
 FRAME = (480, 640, 3)
@@ -388,3 +392,62 @@ def test_an_overlapping_body_the_picture_edge_cuts_is_not_read_by_its_lone_die()
         readings[1] = replace(cut, body=replace(cut.body, at_edge=True))
         roll = decide(merge(readings, [lone], FRAME, clutter=clutter), None)
         assert roll.reason is RerollReason.OVERLAP
+
+
+@pytest.mark.parametrize("style", synth.STYLES, ids=lambda s: f"{s.body}-{s.pip}")
+def test_a_die_marked_by_its_pip_alone_is_seen_at_the_dice_size(style):
+    """The finder may mark a 1 by its pip (a white die on a pale desk): the classifier, shown
+    that pip enlarged, surely sees no face; asked at the size of the dice surely seen, it sees
+    the 1 (a die is there, its face not taken on that word alone). A small mark on bare tray
+    stays no face; sure marks, and marks where a die would overlap one read, are left as
+    they are."""
+    frame = synth.scene(
+        [
+            DrawnDie(1, (200, 240), angle=15),
+            DrawnDie(5, (330, 200), angle=30),
+            DrawnDie(6, (450, 260)),
+        ],
+        style,
+    )
+    marks = [
+        Candidate((330.0, 200.0), 60.0, 0.9),
+        Candidate((450.0, 260.0), 60.0, 0.9),
+        Candidate((200.0, 240.0), 22.0, 0.5),  # the 1's pip
+        Candidate((120.0, 400.0), 22.0, 0.4),  # bare tray
+    ]
+    near = read_faces(frame, marks)
+    assert [c.value for c in near] == [5, 6, 0, 0]
+    wide = reframe(frame, near, [])
+    assert [c.value for c in wide] == [5, 6, 1, 0]
+    assert wide[2].wide and wide[2].p_value == 0.0 and wide[2].p_mean >= SURE_VALUE
+    assert wide[2].size == 60.0 and wide[:2] == near[:2] and wide[3].size == 22.0
+    assert reframe(frame, near[2:], []) == near[2:]  # no die surely seen: no size to ask at
+    assert reframe(frame, near, [(215.0, 250.0)]) == near  # a die read there: part of it
+
+
+def test_a_die_seen_only_at_the_dice_size_is_never_left_out_nor_read():
+    readings = [read(100, 100, 2), read(500, 300, 6)]
+    seen = Candidate((300.0, 200.0), 40.0, SURE_DIE, 1, 0.0, 0.9, wide=True)
+    roll = decide(merge(readings, [seen], FRAME, clutter=[False, False]), None)
+    assert roll.reason is RerollReason.UNREADABLE and sorted(roll.values) == [2, 6]
+    unseen = replace(seen, wide=False, p_mean=0.4)
+    roll = decide(merge(readings, [unseen], FRAME, clutter=[False, False]), None)
+    assert roll.ok and sorted(roll.values) == [2, 6]
+
+
+def test_readings_at_two_sizes_see_a_face_if_either_does():
+    """_judged: a face at the dice's size wins (never sure: it shows a die, not surely its
+    face); an unsure face at the finder's size stays when the dice's size shows none; no face
+    at both is surely none if either reading is sure."""
+    near_none = Candidate((10.0, 10.0), 20.0, 0.5, 0, 0.95, 0.95)
+    wide_one = Candidate((10.0, 10.0), 60.0, 0.5, 1, 0.9, 0.9)
+    assert _judged(near_none, wide_one) == replace(wide_one, p_value=0.0, wide=True)
+    near_three = Candidate((10.0, 10.0), 20.0, 0.5, 3, 0.0, 0.6)
+    wide_none = Candidate((10.0, 10.0), 60.0, 0.5, 0, 0.9, 0.9)
+    assert _judged(near_three, wide_none) == near_three
+    unsure_none = replace(near_none, p_value=0.0, p_mean=0.47)
+    judged = _judged(unsure_none, wide_none)
+    assert judged.value == 0 and judged.p_value == 0.9 and judged.size == 20.0
+    unsure_wide = replace(wide_none, p_value=0.0, p_mean=0.8)
+    assert _judged(unsure_none, unsure_wide).p_value == 0.0
+    assert _judged(near_none, unsure_wide).p_value == 0.95
