@@ -85,15 +85,23 @@ def _likely(candidate: Candidate, die_size: float | None) -> bool:
     return _sure(replace(candidate, p_value=1.0), die_size)
 
 
-def _counted(candidate: Candidate, reading, die_size: float | None) -> bool:
+def _counted(
+    candidate: Candidate, reading, die_size: float | None, framed: Candidate | None = None
+) -> bool:
     """Two readers agree on a die neither is sure of alone: the classifier's likeliest face
-    (every view and network together, at least AGREED likely) is the number of pip-like spots
-    the pip reader counted on the face it refused (as blurred or unreadable), or the face it
-    reads in a square of a die's top face at the finder's point (a pale die on a pale tray
-    whose body was found in part)."""
+    (every view and network together, at least AGREED likely) is the face the pip reader reads
+    in a square of a die's top face at the finder's point (a pale die on a pale tray whose body
+    was found in part), or the number of pip-like spots it counted on the face it refused (as
+    blurred or unreadable). A count is the weaker word (a highlight on a translucent die passes
+    for a pip, and the classifier may see it so too): the classifier must then read the same
+    face in the body's own crop (framed), the two crops' mean probability at least AGREED."""
     if not _likely(candidate, die_size) or candidate.p_mean < AGREED:
         return False
-    return candidate.value in (reading.spots, candidate.pips)
+    if candidate.value == candidate.pips:
+        return True
+    if candidate.value != reading.spots or framed is None or framed.value != candidate.value:
+        return False
+    return (candidate.p_mean + framed.p_mean) / 2 >= AGREED
 
 
 def _reframed(candidate: Candidate, framed: Candidate | None, die_size: float | None) -> bool:
@@ -392,7 +400,7 @@ def merge(
                 and not (clutter is None and _sides_seen(found[0], reading))
                 and (
                     _sure(found[0], die_size)
-                    or _counted(found[0], reading, die_size)
+                    or _counted(found[0], reading, die_size, framed[i] if framed else None)
                     or _reframed(found[0], framed[i] if framed else None, die_size)
                 )
             ):

@@ -72,15 +72,34 @@ def test_an_unsure_finder_leaves_the_refusal():
 
 
 def test_an_unsure_face_is_read_when_the_refused_pips_count_it():
-    """The views disagree (p_value 0), but the likeliest face is the pip reader's count."""
+    """The views disagree (p_value 0), but the likeliest face is the pip reader's count, and the
+    body's own crop reads that face too (the two crops' mean probability at least AGREED)."""
     unsure = candidate(300, 200, 4, p_value=0.0, p_mean=AGREED + 0.05)
+    body_crop = [None, replace(unsure, p_mean=AGREED), None]
     for reason in (RerollReason.BLUR, RerollReason.UNREADABLE):
         readings = [read(100, 100, 2), refused(300, 200, reason, spots=4), read(500, 300, 6)]
-        roll = decide(merge(readings, [unsure], FRAME), expect=3)
+        roll = decide(merge(readings, [unsure], FRAME, framed=body_crop), expect=3)
         assert roll.ok and sorted(roll.values) == [2, 4, 6]
         # its confidence is the classifier's mean probability times the finder's (not 0)
         four = next(d for d in roll.dice if d.value == 4)
         assert four.confidence == round(unsure.p_mean * unsure.p_die, 3)
+
+
+def test_a_pip_count_and_one_unsure_crop_are_not_enough():
+    """A highlight on a translucent die passes for a pip, and the classifier may see it so too
+    (byler 112419 in soft focus: a 1 counted and likeliest read as a 2): a count confirms the
+    classifier's likeliest face only when the body's own crop reads it as well."""
+    unsure = candidate(300, 200, 2, p_value=0.0, p_mean=0.6)
+    readings = [read(100, 100, 2), refused(300, 200, RerollReason.BLUR, spots=2), read(500, 300, 6)]
+    for body_crop in (
+        None,  # not asked
+        replace(unsure, value=1, p_mean=0.47),  # another face
+        replace(unsure, p_mean=0.35),  # the same face, the two crops' mean under AGREED
+    ):
+        merged = merge(readings, [unsure], FRAME, framed=[None, body_crop, None])
+        assert decide(merged, 3).reason is RerollReason.BLUR
+    merged = merge(readings, [unsure], FRAME, framed=[None, replace(unsure, p_mean=0.45), None])
+    assert decide(merged, 3).ok
 
 
 def test_an_unsure_face_the_pip_count_does_not_confirm_stays_refused():
