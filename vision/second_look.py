@@ -38,6 +38,7 @@ EDGE = 0.6  # a candidate this near the frame's border (die sizes) may be cut
 FLAT_SIZE = (0.85, 1.45)  # a flat die's outline over its top face's side (sides in perspective)
 CROWD_FILL = 1.2  # a crowd's body no larger than this times its dice's boxes hides no other die
 SETTLED_BY_FINDER = (RerollReason.BLUR, RerollReason.UNREADABLE)
+BOTH_CROPS = SURE_VALUE  # mean probability of a face two unsure framings agree on, to read it
 SMALL_MARK = 0.8  # a mark this much smaller than the dice surely seen is part of a die or less
 CLEAR = 0.8  # ...and is asked about at their size when this many of their sizes from every die
 
@@ -110,6 +111,14 @@ def _reframed(candidate: Candidate, framed: Candidate | None, die_size: float | 
     if framed is None or not _sure(framed) or not _likely(candidate, die_size):
         return False
     return framed.value == candidate.value
+
+
+def _crops_agree(candidate: Candidate, framed: Candidate | None, die_size: float | None) -> bool:
+    """Two framings of one die agree, neither sure: the finder's crop and the body's own crop
+    read the same likeliest face, their mean probability at least BOTH_CROPS."""
+    if framed is None or framed.value != candidate.value or not _likely(candidate, die_size):
+        return False
+    return (candidate.p_mean + framed.p_mean) / 2 >= BOTH_CROPS
 
 
 def _sides_seen(candidate: Candidate, reading) -> bool:
@@ -402,6 +411,7 @@ def merge(
                     _sure(found[0], die_size)
                     or _counted(found[0], reading, die_size, framed[i] if framed else None)
                     or _reframed(found[0], framed[i] if framed else None, die_size)
+                    or _crops_agree(found[0], framed[i] if framed else None, die_size)
                 )
             ):
                 readings[i] = DieReading(reading.body, _die(found[0]), None, "die finder")

@@ -16,6 +16,7 @@ from vision.reader import DieReading, decide, read_dice
 from vision.reading import Die, RerollReason
 from vision.second_look import (
     AGREED,
+    BOTH_CROPS,
     SEEN_DIE,
     SURE_DIE,
     SURE_VALUE,
@@ -305,16 +306,19 @@ def test_a_die_at_the_tray_wall_is_never_read_by_the_finder():
 
 def test_an_unsure_face_is_read_when_the_body_crop_surely_reads_the_same():
     """Two framings of one die: the finder's crop leans to a 4 (not surely), the crop of the
-    body the pip reader found is sure of a 4."""
-    unsure = candidate(300, 200, 4, p_value=0.0, p_mean=0.6)
+    body the pip reader found is sure of a 4, or, neither sure, the two lean to a 4 with a mean
+    probability of BOTH_CROPS or more."""
+    unsure = candidate(300, 200, 4, p_value=0.0, p_mean=0.7)
     readings = [read(100, 100, 2), refused(300, 200, RerollReason.BLUR), read(500, 300, 6)]
 
-    def framed(value: int, p_value: float) -> list:
-        return [None, Candidate((300.0, 200.0), 40.0, 1.0, value, p_value, 0.9), None]
+    def framed(value: int, p_value: float, p_mean: float = 0.9) -> list:
+        return [None, Candidate((300.0, 200.0), 40.0, 1.0, value, p_value, p_mean), None]
 
-    roll = decide(merge(readings, [unsure], FRAME, framed=framed(4, 0.9)), expect=3)
-    assert roll.ok and sorted(roll.values) == [2, 4, 6]
-    for other in (framed(5, 0.9), framed(4, 0.0), framed(0, 0.95)):
+    leaning = 2 * BOTH_CROPS - unsure.p_mean  # the body crop's mean p that brings them to it
+    for agreeing in (framed(4, 0.9), framed(4, 0.0, leaning + 0.01)):
+        roll = decide(merge(readings, [unsure], FRAME, framed=agreeing), expect=3)
+        assert roll.ok and sorted(roll.values) == [2, 4, 6]
+    for other in (framed(5, 0.9), framed(4, 0.0, leaning - 0.02), framed(0, 0.95)):
         assert decide(merge(readings, [unsure], FRAME, framed=other), 3).reason is RerollReason.BLUR
 
 
