@@ -340,7 +340,9 @@ def merge(
     die_size: the calibrated size of a die's top face; a candidate whose outline is not of a flat
     die's size (a die leaning shows a larger one) is never read.
     framed: the body_faces() readings of the readings; a body's lone candidate the classifier is
-    not sure of is read when the body's own crop is surely read as the candidate's likeliest face.
+    not sure of is read when the body's own crop is surely read as the candidate's likeliest face,
+    or reads it too, the two crops' mean probability at the sureness level (BOTH_CROPS); a pip
+    count confirms that face only with the body's crop reading it too (_counted).
     """
     from vision.reader import COCKED_FACE, UNPROPPED_FACE, DieReading, lies_alone
 
@@ -377,6 +379,7 @@ def merge(
             claimed.setdefault(owner, []).append(candidate)
     for i, found in claimed.items():
         reading = readings[i]
+        body_crop = framed[i] if framed else None
         if reading.die is not None:
             best = max(found, key=lambda c: c.p_die)
             if best.value not in (0, reading.die.value) and best.p_value >= DOUBT:
@@ -409,9 +412,9 @@ def merge(
                 and not (clutter is None and _sides_seen(found[0], reading))
                 and (
                     _sure(found[0], die_size)
-                    or _counted(found[0], reading, die_size, framed[i] if framed else None)
-                    or _reframed(found[0], framed[i] if framed else None, die_size)
-                    or _crops_agree(found[0], framed[i] if framed else None, die_size)
+                    or _counted(found[0], reading, die_size, body_crop)
+                    or _reframed(found[0], body_crop, die_size)
+                    or _crops_agree(found[0], body_crop, die_size)
                 )
             ):
                 readings[i] = DieReading(reading.body, _die(found[0]), None, "die finder")
