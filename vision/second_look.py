@@ -39,6 +39,7 @@ FLAT_SIZE = (0.85, 1.45)  # a flat die's outline over its top face's side (sides
 CROWD_FILL = 1.2  # a crowd's body no larger than this times its dice's boxes hides no other die
 SETTLED_BY_FINDER = (RerollReason.BLUR, RerollReason.UNREADABLE)
 BOTH_CROPS = SURE_VALUE  # mean probability of a face two unsure framings agree on, to read it
+AT_EDGE = "die finder, at the edge"  # a die read at the picture's edge (see _seen_whole)
 SMALL_MARK = 0.8  # a mark this much smaller than the dice surely seen is part of a die or less
 CLEAR = 0.8  # ...and is asked about at their size when this many of their sizes from every die
 
@@ -391,7 +392,7 @@ def merge(
             and reading.problem is RerollReason.CUT
             and _seen_whole(found[0])
         ):
-            readings[i] = DieReading(reading.body, _die(found[0]), None, "die finder, at the edge")
+            readings[i] = DieReading(reading.body, _die(found[0]), None, AT_EDGE)
         elif len(found) == 1 and (
             reading.problem in SETTLED_BY_FINDER
             or (
@@ -461,8 +462,7 @@ def merge(
         seen = f"{candidate.value}?" if candidate.value else "no face?"
         if not _whole(candidate, width, height):
             if clutter is not None and _seen_whole(candidate):
-                why = "die finder, at the edge"
-                readings.append(DieReading(_box(candidate), _die(candidate), None, why))
+                readings.append(DieReading(_box(candidate), _die(candidate), None, AT_EDGE))
             elif candidate.p_die >= SEEN_DIE and candidate.value != 0:
                 # the finder sure of a die, the classifier's likeliest a face: a die cut by the
                 # edge of the picture (a shape at the edge that is likelier no face is let be)
