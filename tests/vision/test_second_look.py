@@ -449,6 +449,8 @@ def test_a_die_marked_by_its_pip_alone_is_seen_at_the_dice_size(style):
 
 
 def test_a_die_seen_only_at_the_dice_size_is_never_left_out_nor_read():
+    """A loose mark whose face the classifier sees only at the dice's size (reframe) refuses the
+    roll whatever the finder's heat, and is not read; an unsure faint mark is let be."""
     readings = [read(100, 100, 2), read(500, 300, 6)]
     seen = Candidate((300.0, 200.0), 40.0, SURE_DIE, 1, 0.0, 0.9, wide=True)
     roll = decide(merge(readings, [seen], FRAME, clutter=[False, False]), None)
