@@ -39,6 +39,9 @@ FLAT_SIZE = (0.85, 1.45)  # a flat die's outline over its top face's side (sides
 CROWD_FILL = 1.2  # a crowd's body no larger than this times its dice's boxes hides no other die
 SETTLED_BY_FINDER = (RerollReason.BLUR, RerollReason.UNREADABLE)
 BOTH_CROPS = SURE_VALUE  # mean probability of a face two unsure framings agree on, to read it
+# Flat dice's top faces lie a face side apart or more, and the finder's box is at most 1.25 face
+# sides (FACE_OF_BODY): two dice it reads closer than this many boxes are not both flat.
+LOOSE_APART = FACE_OF_BODY
 AT_EDGE = "die finder, at the edge"  # a die read at the picture's edge (see _seen_whole)
 SMALL_MARK = 0.8  # a mark this much smaller than the dice surely seen is part of a die or less
 CLEAR = 0.8  # ...and is asked about at their size when this many of their sizes from every die
@@ -160,6 +163,19 @@ def _faint_among(body: Body, found: list[Candidate], candidates: list[Candidate]
 def _no_face(candidate: Candidate) -> bool:
     """The classifier, in all its views, surely sees no die face at this candidate."""
     return candidate.value == 0 and candidate.p_value >= SURE_VALUE
+
+
+def _stacked(candidate: Candidate, loose: list[Candidate], die_size: float | None) -> bool:
+    """Does another die the finder reads where no body was kept lie closer to this one than two
+    flat dice can (LOOSE_APART)? Then they are one die leaning, its top and its side each read
+    as a die, or dice piled."""
+    return any(
+        other is not candidate
+        and _sure(other, die_size)
+        and np.hypot(*np.subtract(other.centre, candidate.centre))
+        < LOOSE_APART * 0.5 * (other.size + candidate.size)
+        for other in loose
+    )
 
 
 def _whole(candidate: Candidate, width: int, height: int) -> bool:
@@ -472,6 +488,9 @@ def merge(
         if _at_wall(candidate, tray, die_size):
             why = f"a die the pips missed against the tray wall ({candidate.value}?): it may lean"
             readings.append(DieReading(_box(candidate), None, RerollReason.COCKED, why))
+        elif _sure(candidate, die_size) and _stacked(candidate, loose, die_size):
+            why = f"two dice the finder reads one on the other ({candidate.value}?: a die leaning?)"
+            readings.append(DieReading(_box(candidate), None, RerollReason.OVERLAP, why))
         elif _sure(candidate, die_size):
             readings.append(DieReading(_box(candidate), _die(candidate), None, "die finder"))
         elif (candidate.p_die >= SEEN_DIE and not _no_face(candidate)) or candidate.wide:

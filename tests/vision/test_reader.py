@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import synth
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from synth import DrawnDie
 
@@ -227,6 +227,7 @@ def test_a_die_alone_cannot_lean():
 
 
 @settings(deadline=None, max_examples=60)
+@example(value=1, tilt=45.875, angle=119.125, reach=0.3203125, style=synth.IVORY_ON_GREEN)
 @given(
     value=st.integers(1, 6),
     tilt=st.floats(5, 85),
@@ -497,6 +498,14 @@ def test_a_die_overhanging_another_is_not_read_as_two_flat_dice(style):
 
 
 @settings(deadline=None, max_examples=40)
+@example(
+    values=(1, 2),
+    overhang=0.75,
+    direction=0.0,
+    angles=(20.0, 0.0),
+    style=synth.IVORY_ON_GREEN,
+    reference=False,
+).xfail(reason="a 1 a quarter under a 2 is read as a 2: a pip of the 2 counted as its own")
 @given(
     values=st.tuples(st.integers(1, 6), st.integers(1, 6)),
     overhang=st.floats(0.3, 0.95),
