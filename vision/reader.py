@@ -139,6 +139,7 @@ class DieReading:
     pips_off: where the centre of the pips read lies from the face's centre (x, y pixels).
     in_view: whether all nine pip places of the face read, each with a pip's rim, lie in the
     picture (a die touching its edge is read only so, see second_look.read_at_edge).
+    pips: where the pips read lie (frame pixels), for a die read.
     """
 
     body: Body
@@ -150,6 +151,7 @@ class DieReading:
     spots: int = 0
     pips_off: tuple[float, float] = (0.0, 0.0)
     in_view: bool = True
+    pips: tuple[tuple[float, float], ...] = ()
 
 
 def _tilt(a: float, b: float) -> float:
@@ -320,10 +322,15 @@ def read_body(frame: np.ndarray, body: Body, cocked_face: float = COCKED_FACE) -
         size=round(face.side, 1),
         confidence=confidence(fit),
     )
-    turn = complex(*fit.centre) * face.side * np.exp(1j * np.radians(face.angle))
+    axes = face.side * np.exp(1j * np.radians(face.angle))
+    turn = complex(*fit.centre) * axes
     in_view = _places_in_view(fit, spots, frame.shape)
+    pips = tuple(
+        (float(z.real), float(z.imag))
+        for z in complex(*face.centre) + axes * (spots.centres @ np.array([1, 1j]))
+    )
     return DieReading(
-        body, die, None, "", True, face, len(spots.centres), (turn.real, turn.imag), in_view
+        body, die, None, "", True, face, len(spots.centres), (turn.real, turn.imag), in_view, pips
     )
 
 
@@ -340,6 +347,7 @@ def _places_in_view(fit: FaceFit, spots: Spots, frame_shape: tuple[int, ...]) ->
     )
 
 
+SHARED_PIP = 0.4  # a pip this near another die's face centre (its face sides) lies on that face
 STRAY_REACH = 0.75  # pips of one die lie within this many face sides of the next one
 HEAP_BODY = 1.4  # a body this many die sizes across may be a heap of dice...
 HEAP_PIPS = 3  # ...and is one when it shows this many pip-like spots
@@ -429,7 +437,30 @@ def read_dice(
     if _single_photo(calibration):
         slanted = _slanted(kept)
         kept = [_in_perspective(frame, r, slanted, spots, die_size, frame_size) for r in kept]
-    return kept, die_size
+    return _pips_shared(kept), die_size
+
+
+def _pips_shared(readings: list[DieReading]) -> list[DieReading]:
+    """Dice read with a pip on another die's face (within SHARED_PIP of its centre, face
+    sides) are refused: flat dice's faces never overlap, so a die lies partly over the other
+    and one of them was read with a pip of the other (a 1 a quarter under a 2 read as a 2)."""
+    read = [r for r in readings if r.die is not None and r.face is not None]
+    shared = set()
+    for a in read:
+        for b in read:
+            face = b.face
+            if a is b or face is None:
+                continue
+            turn = np.exp(-1j * np.radians(face.angle)) / face.side
+            for x, y in a.pips:
+                z = (complex(x, y) - complex(*face.centre)) * turn
+                if max(abs(z.real), abs(z.imag)) < SHARED_PIP:
+                    shared.update((id(a), id(b)))
+    why = "a pip on the face of another die: dice on top of each other"
+    return [
+        DieReading(r.body, None, RerollReason.OVERLAP, why) if id(r) in shared else r
+        for r in readings
+    ]
 
 
 def _unpropped(frame: np.ndarray, reading: DieReading, die_size: float) -> DieReading:
