@@ -55,6 +55,12 @@ class Face:
     foreshortening: float = 1.0
     long_axis: float = 0.0
 
+    @property
+    def axes(self) -> complex:
+        """The face's x axis in frame pixels (a side long, turned by its angle): a point in face
+        units times this is its offset from the face's centre in frame pixels."""
+        return self.side * complex(np.exp(1j * np.radians(self.angle)))
+
 
 @dataclass(frozen=True, slots=True)
 class Spots:

@@ -322,7 +322,7 @@ def read_body(frame: np.ndarray, body: Body, cocked_face: float = COCKED_FACE) -
         size=round(face.side, 1),
         confidence=confidence(fit),
     )
-    axes = face.side * np.exp(1j * np.radians(face.angle))
+    axes = face.axes
     turn = complex(*fit.centre) * axes
     in_view = _places_in_view(fit, spots, frame.shape)
     pips = tuple(
@@ -338,7 +338,7 @@ def _places_in_view(fit: FaceFit, spots: Spots, frame_shape: tuple[int, ...]) ->
     """Do all nine pip places of the fitted face, each with a pip's rim, lie in the picture?"""
     face = spots.face
     a, places = _places(fit, spots)
-    turn = face.side * np.exp(1j * np.radians(face.angle))
+    turn = face.axes
     rim = PLACE_RADIUS * abs(a) * face.side
     height, width = frame_shape[:2]
     return all(
@@ -444,16 +444,14 @@ def _pips_shared(readings: list[DieReading]) -> list[DieReading]:
     """Dice read with a pip on another die's face (within SHARED_PIP of its centre, face
     sides) are refused: flat dice's faces never overlap, so a die lies partly over the other
     and one of them was read with a pip of the other (a 1 a quarter under a 2 read as a 2)."""
-    read = [r for r in readings if r.die is not None and r.face is not None]
+    faces = [(r, r.face) for r in readings if r.die is not None and r.face is not None]
     shared = set()
-    for a in read:
-        for b in read:
-            face = b.face
-            if a is b or face is None:
+    for a, _ in faces:
+        for b, face in faces:
+            if a is b:
                 continue
-            turn = np.exp(-1j * np.radians(face.angle)) / face.side
             for x, y in a.pips:
-                z = (complex(x, y) - complex(*face.centre)) * turn
+                z = (complex(x, y) - complex(*face.centre)) / face.axes
                 if max(abs(z.real), abs(z.imag)) < SHARED_PIP:
                     shared.update((id(a), id(b)))
     why = "a pip on the face of another die: dice on top of each other"

@@ -104,9 +104,7 @@ def _counted(
         return False
     if candidate.value == candidate.pips:
         return True
-    if candidate.value != reading.spots or framed is None or framed.value != candidate.value:
-        return False
-    return (candidate.p_mean + framed.p_mean) / 2 >= AGREED
+    return candidate.value == reading.spots and _both_crops(candidate, framed, AGREED)
 
 
 def _reframed(candidate: Candidate, framed: Candidate | None, die_size: float | None) -> bool:
@@ -120,9 +118,15 @@ def _reframed(candidate: Candidate, framed: Candidate | None, die_size: float | 
 def _crops_agree(candidate: Candidate, framed: Candidate | None, die_size: float | None) -> bool:
     """Two framings of one die agree, neither sure: the finder's crop and the body's own crop
     read the same likeliest face, their mean probability at least BOTH_CROPS."""
-    if framed is None or framed.value != candidate.value or not _likely(candidate, die_size):
+    return _likely(candidate, die_size) and _both_crops(candidate, framed, BOTH_CROPS)
+
+
+def _both_crops(candidate: Candidate, framed: Candidate | None, level: float) -> bool:
+    """The body's own crop (framed) reads the candidate's likeliest face, the two crops' mean
+    probability at least `level`."""
+    if framed is None or framed.value != candidate.value:
         return False
-    return (candidate.p_mean + framed.p_mean) / 2 >= BOTH_CROPS
+    return (candidate.p_mean + framed.p_mean) / 2 >= level
 
 
 def _sides_seen(candidate: Candidate, reading) -> bool:
