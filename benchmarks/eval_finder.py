@@ -5,7 +5,8 @@ Usage: .venv/bin/python benchmarks/eval_finder.py [--data DIR] [--part dev|held|
 
 Every image is read by `find_dice(frame)` without a die size (the single-photo case: the finder
 must find the scale itself). Candidates with p_die >= --p are matched one-to-one to labels,
-greedily by distance: a candidate matches a label when its centre lies in the label's box. Per
+greedily by distance: a candidate matches a label when its centre lies in the label's box and
+its size is half to twice the label's (a pip at a die's centre does not find the die). Per
 set and part (development, held-out: every fourth image in name order, `i % 4 == 3`, as
 benchmarks/eval_photos.py splits them) it prints:
 - recall: labelled dice matched; precision: candidates matched;
@@ -55,7 +56,8 @@ def match(candidates: list, boxes: list) -> tuple[dict[int, int], list[int]]:
     pairs = []
     for j, c in enumerate(candidates):
         for i, (x0, y0, x1, y1) in enumerate(boxes):
-            if x0 <= c.centre[0] <= x1 and y0 <= c.centre[1] <= y1:
+            size = np.sqrt((x1 - x0) * (y1 - y0))
+            if x0 <= c.centre[0] <= x1 and y0 <= c.centre[1] <= y1 and 0.5 <= c.size / size <= 2:
                 d = np.hypot(c.centre[0] - (x0 + x1) / 2, c.centre[1] - (y0 + y1) / 2)
                 pairs.append((d, i, j))
     matched: dict[int, int] = {}
