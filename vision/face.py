@@ -147,7 +147,7 @@ def read_pips(
     cocked_face, cocked_stretch = leaning or (p.cocked_face, p.cocked_stretch)
     outline = candidate.outline
     if outline is None:
-        outline = box_outline(candidate.centre, candidate.size)
+        outline = box_outline(candidate.centre, p.outline * candidate.size)
     face = find_face(
         frame, np.asarray(outline, np.float32), candidate.centre, candidate.size, 0.0, p
     )

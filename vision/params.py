@@ -47,6 +47,8 @@ class CandidateParams:
 class PipParams:
     """The geometric reading: the top face found by its colour, its pips, and the layout fit."""
 
+    outline: float = 1.0  # the top face is sought within a square this many finder die sides
+    # wide, when no outline of the die is known (tuned)
     patch: int = 64  # body patch side, px (resampled: every threshold below is in die units)
     patch_span: float = 1.3  # the body patch covers this many die sides
     face_px: int = 44  # face patch: px per face side
