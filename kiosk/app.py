@@ -28,13 +28,21 @@ from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.match import Match
 from kiosk.ui.scene import Scene
-from kiosk.worker import CameraStatus, RollRead
+from kiosk.events import CameraStatus, RollRead, Touched
+from kiosk.ui.touch import BUTTON_KEYS, TouchPad
 
 log = logging.getLogger(__name__)
 
 STEP = 1 / 30  # seconds of game time per update
 MAX_CATCH_UP = 5  # updates per frame at most, after a stall
+STALL_SECONDS = 0.75  # a frame this slow froze the screen: presses made meanwhile are dropped
 FPS = 30
+POINTER_EVENTS = (
+    pygame.MOUSEBUTTONDOWN,
+    pygame.MOUSEBUTTONUP,
+    pygame.FINGERDOWN,
+    pygame.FINGERUP,
+)
 LOG_RETRY_SECONDS = 5.0  # how often writes waiting for a full disk are tried again
 
 
@@ -79,6 +87,7 @@ class Kiosk:
         self._tray = tray
         self.lights = lights
         self.keys = keys
+        self.touch = TouchPad(config.buttons.hold_seconds)
         self.events: queue.Queue = events if events is not None else queue.Queue()
         self.clock = clock
         self.default_language = language or config.kiosk.language
@@ -98,6 +107,7 @@ class Kiosk:
         self._last_view: tuple | None = None
         self._shots = 0
         self._carry = 0.0  # game time not yet consumed by fixed steps
+        self._stalled = False  # the last frame took STALL_SECONDS or more (real time)
         self._log_retry = LOG_RETRY_SECONDS
         self.reads = 0  # throws the reader has answered (the autoplay waits on it)
         self.data_dir: Path = Path(".")
@@ -130,6 +140,7 @@ class Kiosk:
         if self.scene.name != "maintenance":
             self.previous = self.scene.name
         self.scene = self.scenes[name]
+        self.touch.forget()
         self.scene.enter(**options)
         self.show_turn()
 
@@ -224,9 +235,14 @@ class Kiosk:
                 self.running = False
             elif self.demo and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
                 self.running = False  # only the demo: a kiosk has no way out for visitors
+            elif event.type in POINTER_EVENTS:  # a tap counts on what it lands on
+                for touched in self.touch.handle(event, self.scene.targets(), self.layout, now):
+                    self.events.put(touched)
             elif self.keys is not None:
                 for button_event in self.keys.handle(event, now):
                     self.events.put(button_event)
+        for touched in self.touch.poll(now):
+            self.events.put(touched)
         if self.keys is not None:
             for button_event in self.keys.poll(now):
                 self.events.put(button_event)
@@ -243,18 +259,25 @@ class Kiosk:
         elif isinstance(event, RollRead):
             self.last_activity = self.clock()
             self.reads += 1
-        elif hasattr(event, "button"):
+        elif isinstance(event, Touched) or hasattr(event, "button"):
+            if self._stalled:
+                log.info("dropping a press made while the screen was frozen")
+                return  # replayed as a burst, presses nobody saw answered would play on
             self.last_activity = self.clock()
             if self.scenes["idle"].asking:
                 self.scenes["idle"].asking = False
                 return  # the press only answers "still playing?"
-            if event.button == "ok" and event.kind == "hold":
+            if getattr(event, "button", getattr(event, "key", None)) == "ok" and event.kind == "hold":
                 if self.scene.name == "maintenance":
                     self.goto(self.previous)
                 else:
                     self.goto("maintenance")
                 return
-            self.scene.on_button(event.button, event.kind)
+            if isinstance(event, Touched) and event.key not in BUTTON_KEYS:
+                self.scene.on_touch(event.key)
+            else:
+                button = event.key if isinstance(event, Touched) else event.button
+                self.scene.on_button(button, event.kind)
             return
         self.scene.on_event(event)
 
@@ -322,6 +345,7 @@ class Kiosk:
 
     def frame(self, dt: float) -> None:
         """One pass of the loop without the sleep: input, events, updates, drawing."""
+        started = time.monotonic()
         self.pump()
         self.drain()
         steps = 0
@@ -345,6 +369,7 @@ class Kiosk:
             except Exception:
                 log.exception("cannot draw the notice either")
         self.frames += 1
+        self._stalled = time.monotonic() - started >= STALL_SECONDS
 
     def run(
         self, max_seconds: float | None = None, on_frame: Callable[[], None] | None = None

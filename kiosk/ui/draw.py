@@ -195,18 +195,47 @@ def die(
         pygame.draw.circle(surface, pip, centre, r)
 
 
+# Where the three button labels sit (design units): above the physical buttons, and big enough
+# (46 x 8 mm on the 7-inch panel) to be tapped.
+HINT_BOXES = {
+    "left": (30, 434, 240, 42),
+    "ok": (280, 434, 240, 42),
+    "right": (530, 434, 240, 42),
+}
+
+
 def hints(
-    surface: pygame.Surface, layout: Layout, labels: tuple[str | None, str | None, str | None]
+    surface: pygame.Surface,
+    layout: Layout,
+    labels: tuple[str | None, str | None, str | None],
+    pressed: str | None = None,
 ) -> None:
     """The three button labels along the bottom edge, above the physical buttons."""
     marks = ("◀", "●", "▶")
-    xs = (150, 400, 650)
-    for label, mark, x in zip(labels, marks, xs, strict=True):
+    for label, mark, key in zip(labels, marks, HINT_BOXES, strict=True):
         if not label:
             continue
-        box = layout.rect(x - 120, 438, 240, 36)
-        panel(surface, box, layout, color=theme.PANEL, edge=theme.GOLD, radius=18, width=1.5)
+        x, y, w, h = HINT_BOXES[key]
+        box = layout.rect(x, y, w, h)
+        down = pressed == key
+        panel(
+            surface,
+            box,
+            layout,
+            color=theme.PRESSED if down else theme.PANEL,
+            edge=theme.GOLD,
+            radius=18,
+            width=3 if down else 1.5,
+        )
         string = f"{mark}  {label}" if mark != "▶" else f"{label}  {mark}"
         text(
-            surface, layout, string, (x, 444), 17, "sans-bold", theme.TEXT, "center", max_width=226
+            surface,
+            layout,
+            string,
+            (x + w / 2, y + 8),
+            20,
+            "sans-bold",
+            theme.TEXT,
+            "center",
+            max_width=w - 14,
         )

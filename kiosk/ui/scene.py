@@ -13,6 +13,7 @@ import pygame
 
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
+from kiosk.ui.touch import Target
 
 if TYPE_CHECKING:
     from kiosk.app import Kiosk
@@ -48,6 +49,28 @@ class Scene:
         """Labels for the left, ok and right buttons."""
         return (None, None, None)
 
+    def on_touch(self, key: str) -> None:
+        """A tap on one of the scene's own targets (not a button's)."""
+
+    def targets(self) -> list[Target]:
+        """What a finger can tap: the button hints shown, then the scene's own targets on top."""
+        shown = [
+            Target(key, draw.HINT_BOXES[key])
+            for key, label in zip(draw.HINT_BOXES, self.hints(), strict=True)
+            if label
+        ]
+        return shown + self.touch_targets()
+
+    def touch_targets(self) -> list[Target]:
+        """The scene's own tappable things (menu rows, cards), in design units."""
+        return []
+
+    @property
+    def pressed(self) -> str | None:
+        """The target under a finger now, to be drawn pressed."""
+        touch = getattr(self.kiosk, "touch", None)
+        return touch.pressed if touch is not None else None
+
     def view(self) -> tuple:
         """What the scene shows, coarsely: a new value means a new screenshot is worth taking."""
         return (self.name,)
@@ -55,7 +78,7 @@ class Scene:
     def render(self, surface: pygame.Surface, layout: Layout) -> None:
         surface.fill(theme.BACKGROUND)
         self.draw(surface, layout)
-        draw.hints(surface, layout, self.hints())
+        draw.hints(surface, layout, self.hints(), self.pressed)
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         """The scene's own content (above the button hints)."""

@@ -15,3 +15,4 @@ WARN = (240, 170, 70)
 DIE_FACE = (250, 246, 236)
 DIE_PIP = (30, 26, 22)
 OVERLAY = (0, 0, 0, 170)
+PRESSED = (96, 78, 40)  # a target under a finger
