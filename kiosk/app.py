@@ -22,13 +22,13 @@ from typing import Any
 import pygame
 
 from kiosk import sdnotify
+from kiosk.events import CameraStatus, RollRead, Touched
 from kiosk.gamelog import GameLog
 from kiosk.i18n import Translator
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.match import Match
 from kiosk.ui.scene import Scene
-from kiosk.events import CameraStatus, RollRead, Touched
 from kiosk.ui.touch import BUTTON_KEYS, TouchPad
 
 log = logging.getLogger(__name__)
@@ -267,7 +267,8 @@ class Kiosk:
             if self.scenes["idle"].asking:
                 self.scenes["idle"].asking = False
                 return  # the press only answers "still playing?"
-            if getattr(event, "button", getattr(event, "key", None)) == "ok" and event.kind == "hold":
+            button = event.key if isinstance(event, Touched) else event.button
+            if button == "ok" and event.kind == "hold":
                 if self.scene.name == "maintenance":
                     self.goto(self.previous)
                 else:
@@ -276,7 +277,6 @@ class Kiosk:
             if isinstance(event, Touched) and event.key not in BUTTON_KEYS:
                 self.scene.on_touch(event.key)
             else:
-                button = event.key if isinstance(event, Touched) else event.button
                 self.scene.on_button(button, event.kind)
             return
         self.scene.on_event(event)

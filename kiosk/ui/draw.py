@@ -97,6 +97,41 @@ def wrap(name: str, size: int, string: str, width: int) -> list[str]:
     return lines
 
 
+def paragraph_fit(
+    name: str, px: int, string: str, width: int, height: int, spacing: float = 1.25
+) -> tuple[int, list[str], int]:
+    """The size (pixels) at which `string` wraps into `width` x `height`, its lines, line height."""
+    while True:
+        lines = wrap(name, px, string, width)
+        line_h = round(font(name, px).get_linesize() * spacing / 1.17)
+        if len(lines) * line_h <= height or px <= 9:
+            return px, lines, line_h
+        px = int(px * 0.92)
+
+
+def styled(
+    surface: pygame.Surface,
+    layout: Layout,
+    string: str,
+    pos: tuple[float, float],
+    style: theme.Style,
+    max_width: float | None = None,
+    color: tuple | None = None,
+) -> pygame.Rect:
+    """One line in a named style (size, face, colour, alignment) instead of five arguments."""
+    return text(
+        surface,
+        layout,
+        string,
+        pos,
+        style.size,
+        style.face,
+        color or style.color,
+        style.align,
+        max_width,
+    )
+
+
 def paragraph(
     surface: pygame.Surface,
     layout: Layout,
@@ -110,14 +145,8 @@ def paragraph(
 ) -> int:
     """Wrapped text inside a design box; the font shrinks until it fits. Returns lines drawn."""
     x, y, w, h = box
-    px = layout.px(size)
     width, height = layout.px(w), layout.px(h)
-    while True:
-        lines = wrap(name, px, string, width)
-        line_h = round(font(name, px).get_linesize() * spacing / 1.17)
-        if len(lines) * line_h <= height or px <= 9:
-            break
-        px = int(px * 0.92)
+    px, lines, line_h = paragraph_fit(name, layout.px(size), string, width, height, spacing)
     left, top = layout.point(x, y)
     for i, line in enumerate(lines):
         if not line:

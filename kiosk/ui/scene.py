@@ -65,6 +65,26 @@ class Scene:
         """The scene's own tappable things (menu rows, cards), in design units."""
         return []
 
+    def cue(self, name: str) -> None:
+        """A sound of the table ("landing", "ruling", "win", "again"), if the kiosk has sound."""
+        sounds = getattr(self.kiosk, "sounds", None)
+        if sounds is not None:
+            sounds.play(name)
+
+    def speak(self, sentence: str) -> None:
+        """The ruling spoken in the visitor's language, when staff turned speech on."""
+        sounds = getattr(self.kiosk, "sounds", None)
+        if sounds is not None:
+            sounds.speak(sentence, self.tr.language)
+
+    def stakes(self, n: int) -> str:
+        """`n` stakes, named as the config's [game] stakes_label says ("denier/deniers")."""
+        label = self.kiosk.config.game.stakes_label.strip()
+        if not label:
+            return self.tr.plural("{n} stake", "{n} stakes", n).format(n=n)
+        one, _, many = label.partition("/")
+        return f"{n}\u00a0{one.strip() if n == 1 else (many or one).strip()}"
+
     @property
     def pressed(self) -> str | None:
         """The target under a finger now, to be drawn pressed."""

@@ -59,13 +59,17 @@ class TouchPad:
             if getattr(event, "touch", False) or getattr(event, "button", 1) != 1:
                 return []  # SDL's mouse copy of a finger (the finger event comes too), or a wheel
             point = layout.design(*event.pos)
-            return self._down(targets, point, now) if kind == pygame.MOUSEBUTTONDOWN else (
-                self._up(targets, point, now)
+            return (
+                self._down(targets, point, now)
+                if kind == pygame.MOUSEBUTTONDOWN
+                else (self._up(targets, point, now))
             )
         if kind in (pygame.FINGERDOWN, pygame.FINGERUP):
             point = layout.design(event.x * layout.width, event.y * layout.height)
-            return self._down(targets, point, now) if kind == pygame.FINGERDOWN else (
-                self._up(targets, point, now)
+            return (
+                self._down(targets, point, now)
+                if kind == pygame.FINGERDOWN
+                else (self._up(targets, point, now))
             )
         return []
 
@@ -86,10 +90,10 @@ class TouchPad:
 
     def poll(self, now: float) -> list[Touched]:
         """A button target held down long enough is a hold, once. Call once per frame."""
-        if self.pressed in BUTTON_KEYS and not self._held:
-            if now - self._down_at >= self.hold_seconds:
-                self._held = True
-                return [Touched(self.pressed, now, "hold")]
+        held_long = now - self._down_at >= self.hold_seconds
+        if self.pressed in BUTTON_KEYS and not self._held and held_long:
+            self._held = True
+            return [Touched(self.pressed, now, "hold")]
         return []
 
     def forget(self) -> None:
