@@ -25,6 +25,7 @@ from kiosk import sdnotify
 from kiosk.events import CameraStatus, RollRead, Touched
 from kiosk.gamelog import GameLog
 from kiosk.i18n import Translator
+from kiosk.sound import Sounds
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.match import Match
@@ -88,6 +89,7 @@ class Kiosk:
         self.lights = lights
         self.keys = keys
         self.touch = TouchPad(config.buttons.hold_seconds)
+        self.sounds = Sounds(config.sound)
         self.events: queue.Queue = events if events is not None else queue.Queue()
         self.clock = clock
         self.default_language = language or config.kiosk.language
@@ -95,6 +97,7 @@ class Kiosk:
         self.demo = demo
         self.screenshots = screenshots
         self.match: Match | None = None
+        self.next_first = 0  # the seat that casts first in the next game
         self.camera_ok = worker is not None
         self.notice: str | None = None  # a calm message after an error, shown for a while
         # A camera kiosk without a tray calibration cannot tell the tray from its rim: staff are
@@ -122,6 +125,7 @@ class Kiosk:
         if resumed is not None:
             log.info("resuming game %s after %d throws", resumed.game_id, len(resumed.entries))
             self.match = resumed
+            self.next_first = int(resumed.first) ^ 1
             language = gamelog.game(resumed.game_id).language
             if language:
                 self.set_language(language)
@@ -186,7 +190,9 @@ class Kiosk:
 
         if self.match is not None and not self.match.is_over:
             self.match.abandon()
-        self.match = Match.start(variant, self.log, Seat.ONE, self.tr.language)
+        # The first caster changes from game to game: throwing first is an edge in Azar.
+        first, self.next_first = self.next_first, Seat(self.next_first).other
+        self.match = Match.start(variant, self.log, first, self.tr.language)
         if self.worker is not None and hasattr(self.worker, "forget_last"):
             self.worker.forget_last()
         self.goto("play")
