@@ -40,6 +40,10 @@ UNDO_CONFIRM_SECONDS = 4.0
 REVEAL_SECONDS = 3.0  # the throw fills the screen this long (a button skips it)
 END_PAUSE_SECONDS = 3.5  # the last throw stays on screen this long before the result
 HISTORY_CHIPS = 8  # past totals in the title bar
+# Where the table's sentences go (design units): at body size they wrap at 55 characters.
+RULING_BOX = (26, 132, 352, 104)
+NEXT_BOX = (30, 324, 660, 104)
+LINE_SPACING = 1.15
 
 
 class Play(Scene):
@@ -209,12 +213,12 @@ class Play(Scene):
             return
         self.draw_title(surface, layout)
         if self.entry is not None:
-            box = layout.rect(12, 44, 776, 222)
+            box = layout.rect(12, 44, 776, 196)
             draw.panel(surface, box, layout, color=(12, 10, 8), radius=10)
             self.draw_entry(surface, layout, box)
         else:
             self.draw_last(surface, layout)
-            self.draw_tray(surface, layout, layout.rect(404, 44, 384, 222))
+            self.draw_tray(surface, layout, layout.rect(404, 44, 384, 196))
         for seat in (0, 1):
             self.draw_seat(surface, layout, seat, 12 + seat * 392)
         self.draw_next(surface, layout)
@@ -299,7 +303,7 @@ class Play(Scene):
     def draw_last(self, surface: pygame.Surface, layout: Layout) -> None:
         """The last throw: its dice, its total in big figures, and its ruling."""
         tr, match = self.tr, self.match
-        box = layout.rect(12, 44, 380, 222)
+        box = layout.rect(12, 44, 380, 196)
         draw.panel(surface, box, layout, radius=10)
         if self.reroll is not None:
             reason = tr(REROLL_REASONS.get(self.reroll, REROLL_REASONS["unreadable"]))
@@ -318,7 +322,7 @@ class Play(Scene):
                 surface,
                 layout,
                 reason,
-                (28, 120, 348, 136),
+                (28, 116, 348, 120),
                 theme.BODY.size,
                 "sans",
                 theme.TEXT,
@@ -342,7 +346,7 @@ class Play(Scene):
                 surface,
                 layout,
                 tr.ruling(match.state.phase),
-                (28, 120, 348, 136),
+                (28, 116, 348, 120),
                 theme.BODY.size,
                 "sans",
                 theme.TEXT,
@@ -354,7 +358,14 @@ class Play(Scene):
         draw.styled(surface, layout, str(last.total), (300, 44), theme.TOTAL)
         ruling = tr.ruling(last.ruling.key, last.ruling.params)
         draw.paragraph(
-            surface, layout, ruling, (26, 140, 352, 120), theme.BODY.size, "sans", theme.TEXT
+            surface,
+            layout,
+            ruling,
+            RULING_BOX,
+            theme.BODY.size,
+            "sans",
+            theme.TEXT,
+            spacing=LINE_SPACING,
         )
 
     def draw_tray(self, surface: pygame.Surface, layout: Layout, box: pygame.Rect) -> None:
@@ -461,7 +472,7 @@ class Play(Scene):
             surface,
             layout,
             tr("Hold the left button to cancel."),
-            (400, 226),
+            (400, 208),
             20,
             "sans",
             theme.MUTED,
@@ -474,7 +485,7 @@ class Play(Scene):
         tr, match = self.tr, self.match
         state = match.state
         turn = not match.is_over and int(state.to_throw) == seat and self.entry is None
-        box = layout.rect(x, 274, 384, 72)
+        box = layout.rect(x, 246, 384, 70)
         draw.panel(
             surface,
             box,
@@ -483,12 +494,12 @@ class Play(Scene):
             radius=10,
             width=4 if turn else 1,
         )
-        pygame.draw.circle(surface, theme.SEATS[seat], layout.point(x + 22, 294), layout.px(9))
+        pygame.draw.circle(surface, theme.SEATS[seat], layout.point(x + 22, 266), layout.px(9))
         draw.text(
             surface,
             layout,
             tr.player(seat),
-            (x + 40, 280),
+            (x + 40, 252),
             26,
             "sans-bold",
             theme.SEATS[seat],
@@ -500,14 +511,14 @@ class Play(Scene):
             below, colour = tr("won so far: {n}").format(n=f"{state.ledger[seat]:+d}"), theme.TEXT
         else:
             below, colour = "", theme.MUTED
-        draw.text(surface, layout, below, (x + 40, 314), 20, "sans-bold", colour, max_width=200)
+        draw.text(surface, layout, below, (x + 40, 286), 20, "sans-bold", colour, max_width=200)
         chances = getattr(state, "chances", None)
         chance = chances[seat] if chances is not None else None
         draw.text(
             surface,
             layout,
             tr("chance"),
-            (x + 290, 292),
+            (x + 290, 264),
             18,
             "sans",
             theme.MUTED,
@@ -519,7 +530,7 @@ class Play(Scene):
             surface,
             layout,
             value,
-            (x + 372, 276),
+            (x + 372, 248),
             theme.CHANCE,
             color=theme.TEXT if chance else theme.MUTED,
         )
@@ -527,7 +538,7 @@ class Play(Scene):
     def draw_next(self, surface, layout) -> None:
         """What the next throw can do (or the undo question, or the end of the game)."""
         tr, match = self.tr, self.match
-        box = layout.rect(12, 352, 776, 78)
+        box = layout.rect(12, 322, 776, 108)
         draw.panel(surface, box, layout, color=theme.BACKGROUND, radius=10)
         if self.undo_armed > 0:
             sentence, colour = tr("Press left again to undo the last throw."), theme.WARN
@@ -541,9 +552,9 @@ class Play(Scene):
             surface,
             layout,
             sentence,
-            (26, 356, 748, 72),
+            NEXT_BOX,
             theme.BODY.size,
             "sans",
             colour,
-            spacing=1.15,
+            spacing=LINE_SPACING,
         )

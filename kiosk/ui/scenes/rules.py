@@ -52,8 +52,8 @@ SOURCES = N_(
 )
 TEXTS = {"azar": AZAR_RULES, "medio_azar": MEDIO_RULES, "history": HISTORY, "sources": SOURCES}
 PAGES = ("azar", "medio_azar", "glossary", "history", "odds", "sources")
-BOX = (60, 96, 680, 330)  # a text page's room; 680 units hold 55 characters at 22
-SIZES = {False: 22, True: 30}  # body size, normal and large text
+BOX = (120, 96, 560, 330)  # a text page: 560 units hold 55 characters at 24
+SIZES = {False: 24, True: 32}  # body size, normal and large text
 
 
 class Rules(Scene):
@@ -157,14 +157,13 @@ class Rules(Scene):
             self.draw_odds(surface, layout)
             return
         heading(surface, layout, self.title())
-        face = "serif" if page in ("history", "sources") else "sans"
         draw.paragraph(
             surface,
             layout,
             parts[self.part],
             BOX,
             SIZES[self.large],
-            face,
+            "sans",
             theme.TEXT,
             spacing=1.3,
         )
