@@ -168,11 +168,19 @@ def shots(kiosk, lang: str):
 
         return setup
 
+    def recent_throws():
+        for seat, total in ((0, 9), (1, 12), (0, 4), (1, 10), (0, 10), (1, 7), (0, 11)):
+            kiosk.scenes["attract"].remember(seat, total)
+
     def reveal():
         kiosk.scene.reveal = 2.0
 
     return [
         ("attract", scene("attract", _first=LANGUAGES.index(lang))),
+        (
+            "attract-read",
+            then(recent_throws, scene("attract", _first=LANGUAGES.index(lang), age=2.6)),
+        ),
         ("language", scene("language")),
         ("choose", scene("choose")),
         ("throw-azar", then(play("azar", AZAR_THROWS), reveal)),
@@ -196,6 +204,9 @@ def generate(out: Path, only: str | None = None) -> list[Path]:
     pygame.font.init()
     out.mkdir(parents=True, exist_ok=True)
     pictures = TrayPictures()
+    from kiosk.ui.scenes import facts
+
+    facts.wait(120)  # the kiosk computes the odds at start; the pictures show them ready
     written = []
     for suffix, (size, languages) in SIZES.items():
         for lang in languages:

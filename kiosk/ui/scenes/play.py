@@ -158,6 +158,7 @@ class Play(Scene):
         self.ending = END_PAUSE_SECONDS if self.match.is_over else None
         self.cue("win" if self.match.is_over else "ruling")
         last = self.match.last
+        self.kiosk.scenes["attract"].remember(int(last.seat), last.total)
         self.speak(self.tr.ruling(last.ruling.key, last.ruling.params))
         self.kiosk.show_turn()
 
