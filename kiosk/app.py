@@ -116,7 +116,7 @@ class Kiosk:
         self.data_dir: Path = Path(".")
         self.closers: list[Any] = []
         if worker is not None and hasattr(worker, "preview_width"):
-            worker.preview_width = self.layout.px(448)  # the play screen's camera panel
+            worker.preview_width = self.layout.px(334)  # 16:9 in the play screen's tray panel
         self.scenes: dict[str, Scene] = {name: cls(self) for name, cls in SCENES.items()}
         self.scene: Scene = self.scenes["attract"]
         self.previous = "attract"

@@ -20,8 +20,10 @@ from kiosk.gamelog import GameLog
 from kiosk.i18n import LANGUAGES
 from kiosk.rules.variants import find_variant
 
-# Every scene in every language on the official Pi display and at 1920x1080.
-SIZES = {"": ((800, 480), LANGUAGES), "-1080p": ((1920, 1080), LANGUAGES)}
+# Every scene in every language on the official Pi display; at 1920x1080 in English only, to
+# show the layout scaling without tripling the pictures kept in the repository
+# (`--every-language` renders 1920x1080 in all three, for checking).
+SIZES = {"": ((800, 480), LANGUAGES), "-1080p": ((1920, 1080), ("en",))}
 # Throws that leave each game mid-way, with something to see.
 AZAR_THROWS = [(2, 3, 4), (1, 3, 6), (6, 6, 4), (2, 2, 1)]
 MEDIO_THROWS = [(5, 4, 3), (2, 2, 3), (6, 5, 6), (3, 3, 3), (2, 4, 5), (1, 6, 5)]
@@ -193,12 +195,15 @@ def shots(kiosk, lang: str):
         ("result", result("azar", FINISHED)),
         ("result-medio-azar", result("medio-azar", MEDIO_FINISHED)),
         ("rules", scene("rules")),
-        ("odds", scene("rules", page=2)),
+        ("glossary", scene("rules", page=2)),
+        ("history", scene("rules", page=3)),
+        ("history-large", scene("rules", page=3, large=True)),
+        ("odds", scene("rules", page=4)),
         ("maintenance", then(random_games, scene("maintenance", selected=3))),
     ]
 
 
-def generate(out: Path, only: str | None = None) -> list[Path]:
+def generate(out: Path, only: str | None = None, every_language: bool = False) -> list[Path]:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
     pygame.font.init()
@@ -209,6 +214,7 @@ def generate(out: Path, only: str | None = None) -> list[Path]:
     facts.wait(120)  # the kiosk computes the odds at start; the pictures show them ready
     written = []
     for suffix, (size, languages) in SIZES.items():
+        languages = LANGUAGES if every_language else languages
         for lang in languages:
             for name, _ in shots(make_kiosk(size, lang, None), lang):
                 if only is not None and only not in name:
@@ -238,8 +244,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--only", help="only the screens whose name contains this")
+    parser.add_argument(
+        "--every-language", action="store_true", help="1920x1080 in every language too"
+    )
     args = parser.parse_args(argv)
-    paths = generate(args.out, args.only)
+    paths = generate(args.out, args.only, args.every_language)
     print(f"{len(paths)} screenshots in {args.out}")
     return 0
 

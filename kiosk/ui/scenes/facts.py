@@ -2,7 +2,9 @@
 
 Solving every variant exactly takes about a second here and several on a Pi: done on the main
 loop, the first visit to the odds page froze the screen. `warm()` (called once at start) computes
-them on a daemon thread; until they are ready the screens say so, or show a fact that needs none.
+them on a thread of their own; until they are ready the screens say so, or show a fact that
+needs none. The thread is not a daemon: a kiosk stopped in its first seconds waits for it (a
+second here) instead of tearing down the interpreter under it and the camera thread.
 """
 
 from __future__ import annotations
@@ -66,10 +68,10 @@ def _compute() -> None:
 
 
 def warm() -> None:
-    """Start computing the figures on a daemon thread (once)."""
+    """Start computing the figures on their own thread (once)."""
     with _started:
         if not _thread:
-            _thread.append(threading.Thread(target=_compute, name="odds", daemon=True))
+            _thread.append(threading.Thread(target=_compute, name="odds", daemon=False))
             _thread[0].start()
 
 
