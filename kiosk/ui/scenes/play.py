@@ -1,9 +1,10 @@
 """Play: the throw shown big, then the table: the last total and its ruling, each player's
 chance, the live tray with each die outlined, and what the next throw can do.
 
-After each throw the three dice and the total fill the screen for a moment (any button skips
-it), with the ruling as caption and a one-line gloss of a term met for the first time; then the
-play layout, whose largest things are the last total, the two chances and the next throw.
+After each throw the three dice and the total fill the screen for a moment, with the ruling
+as caption and a one-line gloss of a term met for the first time (a button brings the table
+back and does what it says); then the play layout, whose largest things are the last total,
+the two chances and the next throw.
 
 Buttons: left undoes the last throw (pressed twice), right lets the referee correct the last
 read, ok enters a throw by hand (in the demo: throws the simulated dice). With the camera gone,
@@ -75,10 +76,7 @@ class Play(Scene):
         if self.entry is not None:
             self._entry_button(button, kind)
             return
-        if self.reveal > 0:
-            self.reveal = 0.0  # any button brings the table back; ok does nothing more
-            if button == "ok" and kind == "press":
-                return
+        self.reveal = 0.0  # any button brings the table back, and does what it says
         if button == "left" and kind == "hold":
             self.match.abandon()
             self.kiosk.match = None
@@ -190,8 +188,6 @@ class Play(Scene):
         throw = None
         if self.match is not None and not self.match.is_over:
             throw = tr("Throw") if self.kiosk.tray is not None else tr("Enter dice")
-            if self.reveal > 0:
-                throw = tr("Go on")
         thrown = self.match is not None and bool(self.match.entries)
         return (undo if thrown else None, throw, tr("Correct") if thrown else None)
 
