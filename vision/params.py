@@ -49,6 +49,10 @@ class PipParams:
 
     outline: float = 1.0  # the top face is sought within a square this many finder die sides
     # wide, when no outline of the die is known (tuned)
+    face_of_box: tuple[float, ...] = (1.25, 1.1, 1.45)  # a die's box (the finder's) over its
+    # top face's side: where the face found by colour fails, the pips are sought on faces of
+    # the box's size over these, in turn (geometry: a box takes in the sides perspective shows,
+    # 0.1 to 0.45 of the face)
     patch: int = 64  # body patch side, px (resampled: every threshold below is in die units)
     patch_span: float = 1.3  # the body patch covers this many die sides
     face_px: int = 44  # face patch: px per face side
