@@ -490,6 +490,10 @@ def build(
     if kiosk.uncalibrated:
         log.warning("the tray is not calibrated: calibrate it from the maintenance screen")
     kiosk.closers = [c for c in (buttons, lights) if c is not None and hasattr(c, "close")]
+    if not simulated:  # a real tray may still hold the last throw's dice (a simulated one never)
+        from kiosk.resume import logged_dice
+
+        worker.resume(logged_dice(*gamelog.last_seen()))
     worker.start()
     return kiosk
 

@@ -51,6 +51,7 @@ CREATE TABLE IF NOT EXISTS events (
     t          REAL NOT NULL,        -- unix time
     ruling     TEXT,                 -- message key of the ruling shown after this event
     params     TEXT,                 -- its parameters, JSON
+    places     TEXT,                 -- camera throw: [[x, y, size], ...] of each die, JSON
     UNIQUE (game_id, seq)
 );
 CREATE INDEX IF NOT EXISTS events_game ON events (game_id, seq);
@@ -85,6 +86,7 @@ class Event:
     t: float = 0.0
     ruling: str = ""
     params: dict = field(default_factory=dict)
+    places: tuple[tuple[float, float, float], ...] = ()  # camera pixels: x, y, die size
 
 
 @dataclass(frozen=True)
@@ -162,6 +164,8 @@ def _add_missing_columns(conn: sqlite3.Connection) -> None:
     columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
     if "language" not in columns:
         conn.execute("ALTER TABLE games ADD COLUMN language TEXT")
+    if "places" not in {row[1] for row in conn.execute("PRAGMA table_info(events)")}:
+        conn.execute("ALTER TABLE events ADD COLUMN places TEXT")
 
 
 def _dice_text(dice: Iterable[int]) -> str:
@@ -170,6 +174,16 @@ def _dice_text(dice: Iterable[int]) -> str:
 
 def _dice_tuple(text: str | None) -> tuple[int, ...]:
     return tuple(int(v) for v in text.split(",")) if text else ()
+
+
+def _places(text: str | None) -> tuple[tuple[float, float, float], ...]:
+    """The JSON of a throw's die places; anything unreadable is no places at all."""
+    if not text:
+        return ()
+    try:
+        return tuple((float(x), float(y), float(size)) for x, y, size in json.loads(text))
+    except (ValueError, TypeError):
+        return ()
 
 
 class GameLog:
@@ -270,13 +284,17 @@ class GameLog:
         confidence: float | None = None,
         ruling: str = "",
         params: dict | None = None,
+        places: Iterable[tuple[float, float, float]] = (),
     ) -> None:
-        """Record one event. `seq` is the event's index in the game, so a retry cannot duplicate."""
+        """Record one event. `seq` is the event's index in the game, so a retry cannot duplicate.
+        `places` says where a camera throw's dice lay, so a restarted kiosk knows them again."""
         if kind not in KINDS:
             raise ValueError(f"unknown event kind {kind!r}")
+        places = [[round(float(v), 1) for v in place] for place in places]
         self._write(
-            "INSERT INTO events (game_id, seq, kind, dice, source, confidence, t, ruling, params)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO events"
+            " (game_id, seq, kind, dice, source, confidence, t, ruling, params, places)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game_id,
                 seq,
@@ -287,6 +305,7 @@ class GameLog:
                 self.clock(),
                 ruling,
                 json.dumps(params or {}, default=str),
+                json.dumps(places) if places else None,
             ),
         )
 
@@ -313,7 +332,7 @@ class GameLog:
     # -- reading -------------------------------------------------------------------------------
     def _events(self, game_id: int) -> tuple[Event, ...]:
         rows = self._conn.execute(
-            "SELECT seq, kind, dice, source, confidence, t, ruling, params FROM events"
+            "SELECT seq, kind, dice, source, confidence, t, ruling, params, places FROM events"
             " WHERE game_id=? ORDER BY seq",
             (game_id,),
         ).fetchall()
@@ -327,9 +346,23 @@ class GameLog:
                 t,
                 ruling or "",
                 json.loads(params) if params else {},
+                _places(places),
             )
-            for seq, kind, dice, source, confidence, t, ruling, params in rows
+            for seq, kind, dice, source, confidence, t, ruling, params, places in rows
         )
+
+    def last_seen(self) -> tuple[tuple[int, ...], tuple[tuple[float, float, float], ...]]:
+        """The dice of the newest throw in the log and where they lay, if the camera read it
+        (else two empty tuples): a kiosk starting again may find them still in the tray."""
+        row = self._conn.execute(
+            "SELECT dice, places FROM events WHERE kind='throw' ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        if row is None or not row[1]:
+            return (), ()
+        try:
+            return _dice_tuple(row[0]), _places(row[1])
+        except ValueError:
+            return (), ()
 
     def _game(self, row) -> LoggedGame:
         gid, game, variant, first, started, status, ended, winner, reason, stakes, lang = row

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from kiosk.resume import StartGuard
 from vision.reading import Die, RerollReason, Roll
 
 log = logging.getLogger(__name__)
@@ -101,6 +102,12 @@ class VisionWorker:
         self.frames = 0
         self.failures = 0  # frames the reader raised on
         self._bad_frame = False  # the last frame could not be looked at
+        self.guard: StartGuard | None = None  # set by `resume()` for a camera kiosk
+
+    def resume(self, last: tuple[Die, ...]) -> None:
+        """No answer until the dice found at start have moved, and none for the dice of the last
+        logged camera throw (`last`) lying where they were. Call before `start()`."""
+        self.guard = StartGuard(last)
 
     # -- main-thread side ------------------------------------------------------------------------
     def start(self) -> None:
@@ -174,6 +181,8 @@ class VisionWorker:
             self._bad_frame = True
             return
         self._bad_frame = False
+        if self.guard is not None:
+            roll = self.guard.filter(roll, motion, t)
         if roll is not None:
             self.events.put(RollRead(roll, t))
         self._serve_requests(image)

@@ -121,15 +121,22 @@ class Match:
         return [entry.dice for entry in self.entries]
 
     # -- changes -----------------------------------------------------------------------------
-    def throw(self, dice, source: str = "camera", confidence: float | None = None) -> Entry:
-        """Apply a throw: rules first (pure), then the log, then the state the screen shows."""
+    def throw(
+        self,
+        dice,
+        source: str = "camera",
+        confidence: float | None = None,
+        places: tuple[tuple[float, float, float], ...] = (),
+    ) -> Entry:
+        """Apply a throw: rules first (pure), then the log, then the state the screen shows.
+        `places` (x, y, size of each die in camera pixels) lets a restart know the dice again."""
         if self.state.is_over:
             raise ValueError("the game is over")
         dice = tuple(int(v) for v in dice)
         seat = self.state.to_throw
         state, ruling = self.state.apply(Throw(dice))
         entry = Entry(seat, dice, ruling, source)
-        self._record("throw", dice, source, confidence, ruling)
+        self._record("throw", dice, source, confidence, ruling, places)
         self.state = state
         self.entries.append(entry)
         self._finish_if_over()
@@ -164,7 +171,9 @@ class Match:
         if not self.state.is_over:
             self.log.abandon(self.game_id)
 
-    def _record(self, kind, dice, source, confidence, ruling: Ruling | None) -> None:
+    def _record(
+        self, kind, dice, source, confidence, ruling: Ruling | None, places: tuple = ()
+    ) -> None:
         self.log.add_event(
             self.game_id,
             self.seq,
@@ -174,6 +183,7 @@ class Match:
             confidence,
             ruling.key if ruling else "",
             dict(ruling.params) if ruling else {},
+            places,
         )
         self.seq += 1
 

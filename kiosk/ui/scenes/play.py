@@ -145,7 +145,8 @@ class Play(Scene):
             self.reroll = str(roll.reason)
             return
         confidence = min((die.confidence for die in roll.dice), default=None)
-        self.match.throw(roll.values, source="camera", confidence=confidence)
+        places = tuple((die.center[0], die.center[1], die.size) for die in roll.dice)
+        self.match.throw(roll.values, source="camera", confidence=confidence, places=places)
         self._after_throw()
 
     def _after_throw(self) -> None:
