@@ -95,6 +95,14 @@ class Kiosk:
         self.running = True
         self.frames = 0
         self.last_activity = clock()
+        # Staff mode: maintenance, undo, corrections. Entered by the code after a hold of ok,
+        # the key switch, or (demo only) F12; ends after staff.idle_seconds without a press.
+        self.staff = False
+        self.staff_key = False  # the key switch is turned: staff mode stays until turned back
+        self._staff_pressed = 0.0
+        self._code: list[str] | None = None  # presses of the staff code so far, after a hold
+        self._code_until = 0.0
+        self._code_locked_until = float("-inf")  # after a wrong code: no new try before this
         self._last_view: tuple | None = None
         self._shots = 0
         self._carry = 0.0  # game time not yet consumed by fixed steps
@@ -209,6 +217,51 @@ class Kiosk:
     def idle_for(self) -> float:
         return self.clock() - self.last_activity
 
+    # -- staff mode --------------------------------------------------------------------------
+    def enter_staff(self, how: str) -> None:
+        self.staff = True
+        self._code = None
+        self._staff_pressed = self.clock()
+        log.info("staff mode on (%s)", how)
+        if self.scene.name != "maintenance":
+            self.goto("maintenance")
+
+    def leave_staff(self, why: str) -> None:
+        """Back to the visitors: undo, corrections and maintenance are closed again."""
+        if not self.staff:
+            return
+        self.staff = self.staff_key = False
+        log.info("staff mode off (%s)", why)
+        if self.scene.name == "maintenance":
+            self.goto(self.previous)
+        elif self.scene.name == "play" and getattr(self.scene, "entry_purpose", "") == "correct":
+            self.scene.entry = None  # a correction left half made is not made
+
+    def _staff_code(self, event) -> bool:
+        """A press while the code is being entered after a hold of ok: True if it was used.
+        A wrong press ends the attempt silently (and does nothing else)."""
+        if self._code is None:
+            return False
+        if self.clock() > self._code_until:
+            self._code = None
+            return False
+        code = self.config.staff.presses
+        self._code.append(event.button if event.kind == "press" else "")
+        if tuple(self._code) != code[: len(self._code)]:
+            self._code = None  # random presses get one try per code_seconds, not ten a second
+            self._code_locked_until = self.clock() + self.config.staff.code_seconds
+        elif len(self._code) == len(code):
+            self.enter_staff("the staff code")
+        return True
+
+    def _staff_switch(self, kind: str) -> None:
+        """The key switch turned ("on"/"off"), or the demo's F12 ("toggle")."""
+        self.staff_key = kind == "on"
+        if kind == "on" or (kind == "toggle" and not self.staff):
+            self.enter_staff("the key switch" if kind == "on" else "the keyboard, demo mode")
+        else:
+            self.leave_staff("the key switch" if kind == "off" else "the keyboard")
+
     # -- input -------------------------------------------------------------------------------
     def press(self, button: str, kind: str = "press") -> None:
         """Put a button event on the queue, as the GPIO thread does (autoplay uses this)."""
@@ -244,15 +297,21 @@ class Kiosk:
             self.last_activity = self.clock()
             self.reads += 1
         elif hasattr(event, "button"):
-            self.last_activity = self.clock()
+            self.last_activity = self._staff_pressed = self.clock()
+            if event.button == "staff":
+                self._staff_switch(event.kind)
+                return
             if self.scenes["idle"].asking:
                 self.scenes["idle"].asking = False
                 return  # the press only answers "still playing?"
+            if self._staff_code(event):
+                return
             if event.button == "ok" and event.kind == "hold":
-                if self.scene.name == "maintenance":
-                    self.goto(self.previous)
-                else:
-                    self.goto("maintenance")
+                if self.staff:
+                    self.leave_staff("hold of ok")
+                elif self.clock() >= self._code_locked_until:  # the staff code may follow
+                    self._code = []
+                    self._code_until = self.clock() + self.config.staff.code_seconds
                 return
             self.scene.on_button(event.button, event.kind)
             return
@@ -271,6 +330,9 @@ class Kiosk:
 
     # -- time and drawing --------------------------------------------------------------------
     def update(self, dt: float) -> None:
+        idle = self.clock() - self._staff_pressed > self.config.staff.idle_seconds
+        if self.staff and idle and not self.staff_key:
+            self.leave_staff("no press for a while")
         self.scenes["idle"].watch(dt)
         self.scene.update(dt)
         self._log_retry -= dt
@@ -290,6 +352,8 @@ class Kiosk:
             lines.append(self.tr("The game log cannot be written. Please tell the staff."))
         if self.uncalibrated:
             lines.append(self.tr("The tray is not calibrated. Staff: hold OK, then calibrate."))
+        if self.staff and self.scene.name != "maintenance":
+            lines.append(self.tr("Staff mode: Undo and Correct work. Hold OK to end it."))
         if self.notice and self.clock() < self.notice_until:
             lines.append(self.notice)
         for i, line in enumerate(lines):
@@ -471,7 +535,7 @@ def build(
     if not demo:
         lights = _quietly(lambda: open_lights(config.lights), NullLights(), "lights")
         buttons = _quietly(lambda: _gpio_buttons(config, events), None, "GPIO buttons")
-    keys = KeyButtons(config.buttons.hold_seconds, screen.get_width())
+    keys = KeyButtons(config.buttons.hold_seconds, screen.get_width(), shortcuts=demo)
     kiosk = Kiosk(
         config,
         screen,
@@ -501,7 +565,7 @@ def build(
 def _gpio_buttons(config: Any, events: queue.Queue):
     from hardware.buttons import GpioButtons
 
-    return GpioButtons(config.buttons, events)
+    return GpioButtons(config.buttons, events, key_pin=config.staff.key_pin)
 
 
 def calibrate_and_judge(empty: Any) -> tuple[Any, Any]:

@@ -88,7 +88,7 @@ class StaffConfig:
     """The staff's way into maintenance, which visitors pressing at random will not find."""
 
     # Hold ok (buttons.hold_seconds), then press these buttons in order within `code_seconds`.
-    code: str = "left left right left right right"
+    code: str = "left left right left right right left ok"
     code_seconds: float = 10.0
     key_pin: int | None = None  # a key switch between this GPIO pin and ground: staff mode on
     idle_seconds: float = 60.0  # staff mode with no press this long: back to the visitors

@@ -143,28 +143,28 @@ class Match:
         return entry
 
     def correct(self, dice) -> Entry:
-        """The referee's correction of the last throw's dice."""
+        """The staff's correction of the last throw's dice (logged as a staff action)."""
         if not self.entries:
             raise ValueError("there is no throw to correct")
         dice = tuple(int(v) for v in dice)
         Throw(dice)  # refuse bad dice before anything is written
-        sources = [entry.source for entry in self.entries[:-1]] + ["manual"]
+        sources = [entry.source for entry in self.entries[:-1]] + ["staff"]
         state, entries = replay(self.variant, self.first, self.throws[:-1] + [dice], sources)
-        entries[-1] = Entry(entries[-1].seat, dice, entries[-1].ruling, "manual")
+        entries[-1] = Entry(entries[-1].seat, dice, entries[-1].ruling, "staff")
         self._reopen_if_over()
-        self._record("correction", dice, "manual", None, entries[-1].ruling)
+        self._record("correction", dice, "staff", None, entries[-1].ruling)
         self.state, self.entries = state, entries
         self._finish_if_over()
         return entries[-1]
 
     def undo(self) -> None:
-        """Take back the last throw."""
+        """Take back the last throw (a staff action)."""
         if not self.entries:
             raise ValueError("there is no throw to undo")
         sources = [entry.source for entry in self.entries[:-1]]
         state, entries = replay(self.variant, self.first, self.throws[:-1], sources)
         self._reopen_if_over()
-        self._record("undo", (), "manual", None, None)
+        self._record("undo", (), "staff", None, None)
         self.state, self.entries = state, entries
 
     def abandon(self) -> None:

@@ -82,7 +82,7 @@ class Play(Scene):
             self.match.abandon()
             self.kiosk.match = None
             self.kiosk.goto("choose")
-        elif button == "left":
+        elif button == "left" and self.kiosk.staff:
             if self.undo_armed > 0 and self.match.entries:
                 self.match.undo()
                 self.undo_armed = 0.0
@@ -91,15 +91,15 @@ class Play(Scene):
                 self.kiosk.show_turn()
             elif self.match.entries:
                 self.undo_armed = UNDO_CONFIRM_SECONDS
-        elif button == "right":
+        elif button == "right" and self.kiosk.staff:
             last = self.match.last
             if last is not None:
                 self.start_entry("correct", list(last.dice))
         elif button == "ok" and not self.match.is_over:
             if self.kiosk.camera_ok and self.kiosk.tray is not None:
                 self.kiosk.throw_dice()  # the demo's simulated tray
-            else:
-                self.start_entry("manual")  # the referee enters a throw by hand
+            elif not self.kiosk.camera_ok or self.kiosk.staff:
+                self.start_entry("manual")  # by hand: the camera is lost, or the staff do it
 
     def start_entry(self, purpose: str, dice: list[int] | None = None) -> None:
         self.entry = dice or [1, 1, 1]
@@ -181,8 +181,11 @@ class Play(Scene):
         undo = tr("Press again") if self.undo_armed > 0 else tr("Undo")
         throw = None
         if self.match is not None and not self.match.is_over:
-            throw = tr("Throw") if self.kiosk.tray is not None else tr("Enter dice")
-        thrown = self.match is not None and bool(self.match.entries)
+            if self.kiosk.tray is not None and self.kiosk.camera_ok:
+                throw = tr("Throw")
+            elif not self.kiosk.camera_ok or self.kiosk.staff:
+                throw = tr("Enter dice")
+        thrown = self.match is not None and bool(self.match.entries) and self.kiosk.staff
         return (undo if thrown else None, throw, tr("Correct") if thrown else None)
 
     def view(self) -> tuple:
@@ -353,6 +356,17 @@ class Play(Scene):
         if self.undo_armed > 0:
             instruction, colour = tr("Press left again to undo the last throw."), theme.WARN
         draw.text(surface, layout, instruction, (26, 396), 20, "sans-bold", colour, max_width=428)
+        if match.entries and not self.kiosk.staff:  # visitors cannot change a ruling
+            draw.text(
+                surface,
+                layout,
+                tr("Dice read wrong? Ask the staff to correct it."),
+                (26, 374),
+                13,
+                "sans",
+                theme.MUTED,
+                max_width=428,
+            )
 
     def draw_seat(self, surface, layout, seat: int, y: float) -> None:
         tr, state = self.tr, self.match.state
@@ -440,7 +454,7 @@ class Play(Scene):
                 draw.die(surface, layout.rect(540 + i * 26, y, 22, 22), value)
             draw.text(surface, layout, f"= {entry.total}", (622, y), 17, "sans-bold", theme.TEXT)
             tag = next((tr(word) for part, word in TAGS if part in entry.ruling.key), "")
-            if entry.source == "manual":
+            if entry.source in ("manual", "staff"):
                 tag = f"{tag} · {tr('by hand')}" if tag else tr("by hand")
             draw.text(
                 surface, layout, tag, (776, y + 3), 14, "sans", theme.MUTED, "right", max_width=100
