@@ -196,7 +196,9 @@ class Maintenance(Scene):
             tr("Games finished: {n}").format(n=counts.get("over", 0)),
             tr("Games abandoned: {n}").format(n=counts.get("abandoned", 0)),
             tr("Camera: {state}").format(state=tr("working") if kiosk.camera_ok else tr("lost")),
-            tr("Game log: {state}").format(state=kiosk.log.problem or tr("working")),
+            tr("Game log: {state}").format(
+                state=kiosk.log.problem or (kiosk.log.incidents or [tr("working")])[-1]
+            ),
             tr("Data folder: {path}").format(path=kiosk.data_dir),
         ]
         draw.paragraph(
