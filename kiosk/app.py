@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import queue
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -36,6 +37,8 @@ STEP = 1 / 30  # seconds of game time per update
 MAX_CATCH_UP = 5  # updates per frame at most, after a stall
 FPS = 30
 LOG_RETRY_SECONDS = 5.0  # how often writes waiting for a full disk are tried again
+INPUT_PER_FRAME = 32  # pygame events handled per frame at most (a storm is cut short)
+BUTTONS_PER_FRAME = 8  # button presses acted on per frame at most
 
 
 class ScaledClock:
@@ -103,6 +106,7 @@ class Kiosk:
         self._code: list[str] | None = None  # presses of the staff code so far, after a hold
         self._code_until = 0.0
         self._code_locked_until = float("-inf")  # after a wrong code: no new try before this
+        self._throwing = threading.Event()  # the demo's simulated throw is being computed
         self._last_view: tuple | None = None
         self._shots = 0
         self._carry = 0.0  # game time not yet consumed by fixed steps
@@ -189,14 +193,23 @@ class Kiosk:
         self.goto("play")
 
     def throw_dice(self) -> bool:
-        """Demo mode: throw the simulated tray's dice. False when there is no tray."""
-        if self.tray is None:
+        """Demo mode: throw the simulated tray's dice, on a thread of its own (simulating a
+        throw takes longer than a frame); a press while the dice fly does nothing. False when
+        there is no tray or a throw is still being simulated."""
+        tray = self.tray
+        if tray is None or self._throwing.is_set():
             return False
-        try:
-            self.tray.throw()
-        except Exception:
-            log.exception("simulated throw")
-            return False
+        self._throwing.set()
+
+        def throw() -> None:
+            try:
+                tray.throw()
+            except Exception:
+                log.exception("simulated throw")
+            finally:
+                self._throwing.clear()
+
+        threading.Thread(target=throw, name="simulated throw", daemon=True).start()
         return True
 
     def show_turn(self) -> None:
@@ -270,9 +283,14 @@ class Kiosk:
         self.events.put(ButtonEvent(button, kind, self.clock()))
 
     def pump(self) -> None:
-        """pygame's own events (window close, keys, touches) into the one queue."""
+        """pygame's own events (window close, keys, touches) into the one queue. A storm (a
+        stuck key, a child on the touch screen) is cut to INPUT_PER_FRAME events a frame: no
+        hand presses faster, and each one may redraw a scene."""
         now = self.clock()
-        for event in pygame.event.get():
+        events = pygame.event.get()
+        if len(events) > INPUT_PER_FRAME:
+            events = [e for e in events if e.type == pygame.QUIT] + events[:INPUT_PER_FRAME]
+        for event in events:
             if event.type == pygame.QUIT:
                 self.running = False
             elif self.demo and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
@@ -318,11 +336,18 @@ class Kiosk:
         self.scene.on_event(event)
 
     def drain(self) -> None:
+        """The queued events; button presses beyond BUTTONS_PER_FRAME in one frame are dropped
+        (bouncing contacts, a storm), throws and camera news never."""
+        presses = 0
         while True:
             try:
                 event = self.events.get_nowait()
             except queue.Empty:
                 return
+            if hasattr(event, "button") and event.button != "staff":
+                presses += 1
+                if presses > BUTTONS_PER_FRAME:
+                    continue
             try:
                 self.dispatch(event)
             except Exception:

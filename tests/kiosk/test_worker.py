@@ -90,3 +90,38 @@ def test_a_reader_bug_does_not_pass_for_a_lost_camera() -> None:
     assert camera.opens == 1  # never closed and reopened
     statuses = [e.ok for e in list(events.queue) if isinstance(e, CameraStatus)]
     assert statuses == [True]
+
+
+def test_a_camera_that_stays_away_is_tried_less_and_less_often() -> None:
+    import queue as queue_
+    import time as time_
+
+    from hardware.camera import CameraError
+    from kiosk.worker import CameraStatus, VisionWorker
+
+    class Gone:
+        name = "gone"
+        opens = 0
+
+        def open(self) -> None:
+            Gone.opens += 1
+            raise CameraError("no camera")
+
+        def read(self):  # pragma: no cover - never opened
+            raise CameraError("no camera")
+
+        def close(self) -> None:
+            pass
+
+    events: queue_.Queue = queue_.Queue()
+    worker = VisionWorker(Gone(), events, watcher=None, reconnect_seconds=0.05)
+    worker.start()
+    time_.sleep(1.0)
+    worker.stop()
+    # 0.05, 0.1, 0.2, 0.4 s apart: at most 5 tries in a second (20 without the back-off),
+    # and one "camera lost", not one per try.
+    assert 2 <= Gone.opens <= 5, Gone.opens
+    statuses = []
+    while not events.empty():
+        statuses.append(events.get())
+    assert [s.ok for s in statuses if isinstance(s, CameraStatus)] == [False]
