@@ -125,3 +125,23 @@ def test_a_camera_that_stays_away_is_tried_less_and_less_often() -> None:
     while not events.empty():
         statuses.append(events.get())
     assert [s.ok for s in statuses if isinstance(s, CameraStatus)] == [False]
+
+
+def test_the_start_guard_waits_for_motion_and_knows_the_logged_dice() -> None:
+    from kiosk.resume import StartGuard
+    from vision.reading import Die, RerollReason, Roll
+
+    lying = (Die(2, (10.0, 10.0), 8.0, 1.0), Die(3, (40.0, 10.0), 8.0, 1.0))
+    roll = Roll(lying)
+    guard = StartGuard(lying)
+    assert guard.filter(None, "moving", 0.0) is None  # the watcher starting up
+    assert guard.filter(roll, "settled", 0.1) is None  # the view it woke up to: no throw
+    assert guard.filter(None, "moving", 2.0) is None  # a stall (a gap of 1.9 s): no motion
+    assert not guard.stirred
+    assert guard.filter(None, "settled", 2.1) is None
+    assert guard.filter(None, "moving", 2.2) is None  # real motion (a hand)
+    assert guard.stirred
+    again = guard.filter(roll, "settled", 3.0)  # ...and the dice where the log had them
+    assert again is not None and again.reason is RerollReason.NOT_MOVED
+    moved = Roll((Die(5, (90.0, 50.0), 8.0, 1.0), Die(3, (40.0, 10.0), 8.0, 1.0)))
+    assert guard.filter(moved, "settled", 4.0) == moved  # a real throw is read
