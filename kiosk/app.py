@@ -37,6 +37,7 @@ STEP = 1 / 30  # seconds of game time per update
 MAX_CATCH_UP = 5  # updates per frame at most, after a stall
 FPS = 30
 LOG_RETRY_SECONDS = 5.0  # how often writes waiting for a full disk are tried again
+STOP_SECONDS = 6.0  # wait at most this long for the vision worker (systemd allows 10 s)
 INPUT_PER_FRAME = 32  # pygame events handled per frame at most (a storm is cut short)
 BUTTONS_PER_FRAME = 8  # button presses acted on per frame at most
 
@@ -621,7 +622,9 @@ def _quietly(make: Callable[[], Any], fallback: Any, what: str) -> Any:
 
 def shutdown(kiosk: Kiosk) -> None:
     if kiosk.worker is not None:
-        kiosk.worker.stop()
+        # The worker may be inside a long OpenCV call (the first read loads the models): the
+        # process must not exit under it, which aborts in C++ ("terminate called ...").
+        kiosk.worker.stop(timeout=STOP_SECONDS)
     for closer in getattr(kiosk, "closers", []):
         _quietly(closer.close, None, "closing hardware")
     kiosk.log.close()
