@@ -10,22 +10,11 @@ from __future__ import annotations
 import logging
 
 from kiosk.i18n import LANGUAGES
-from kiosk.rules.variants import VARIANTS
 
 log = logging.getLogger(__name__)
 
 PAUSE = 0.8  # seconds between two actions (game time)
 THROW_TIMEOUT = 12.0  # no answer from the reader this long: throw again
-
-
-def variant_order() -> list[int]:
-    """Azar and Medio azar in turn, the other readings of Azar in between."""
-    medio = [i for i, v in enumerate(VARIANTS) if v.game != "azar"]
-    azar = [i for i, v in enumerate(VARIANTS) if v.game == "azar"]
-    order: list[int] = []
-    for i, a in enumerate(azar):
-        order += [a, medio[i % len(medio)]] if medio else [a]
-    return order
 
 
 class Autoplay:
@@ -35,7 +24,6 @@ class Autoplay:
         self.kiosk = kiosk
         self.games = 0  # finished games seen on the result screen, each counted once
         self._counted: int | None = None  # id of the last game counted
-        self.order = variant_order()
         self._next = 0.0
         self._thrown_at: float | None = None
         self._reads_at_throw = 0
@@ -60,7 +48,7 @@ class Autoplay:
             want = LANGUAGES.index(LANGUAGES[self.games % len(LANGUAGES)])
             kiosk.press("ok" if kiosk.scene.selected == want else "right")
         elif scene == "choose":
-            want = self.order[self.games % len(self.order)]
+            want = self.games % len(kiosk.scene.games)  # each game on the menu in turn
             kiosk.press("ok" if kiosk.scene.selected == want else "right")
         elif scene == "play":
             self.play(now)

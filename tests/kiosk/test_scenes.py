@@ -91,7 +91,8 @@ def test_attract_to_a_game_with_the_three_buttons(kiosk) -> None:
     press(kiosk, "right", "right", "ok")  # from English, wrapping: French, then Spanish
     assert kiosk.tr.language == "es"
     assert kiosk.scene.name == "choose"
-    medio = next(i for i, v in enumerate(VARIANTS) if v.game == "medio-azar")
+    rows = kiosk.scene.rows
+    medio = next(i for i, v in enumerate(rows) if getattr(v, "game", "") == "medio-azar")
     press(kiosk, *["right"] * medio, "ok")
     assert kiosk.scene.name == "play"
     assert kiosk.match.variant.game == "medio-azar"
