@@ -81,7 +81,7 @@ class Play(Scene):
             self.match.abandon()
             self.kiosk.match = None
             self.kiosk.goto("choose")
-        elif button == "left":
+        elif button == "left" and self.kiosk.staff:
             if self.undo_armed > 0 and self.match.entries:
                 self.match.undo()
                 self.undo_armed = 0.0
@@ -90,15 +90,15 @@ class Play(Scene):
                 self.kiosk.show_turn()
             elif self.match.entries:
                 self.undo_armed = UNDO_CONFIRM_SECONDS
-        elif button == "right":
+        elif button == "right" and self.kiosk.staff:
             last = self.match.last
             if last is not None:
                 self.start_entry("correct", list(last.dice))
         elif button == "ok" and not self.match.is_over:
             if self.kiosk.camera_ok and self.kiosk.tray is not None:
                 self.kiosk.throw_dice()  # the demo's simulated tray
-            else:
-                self.start_entry("manual")  # the referee enters a throw by hand
+            elif not self.kiosk.camera_ok or self.kiosk.staff:
+                self.start_entry("manual")  # by hand: the camera is lost, or the staff do it
 
     def start_entry(self, purpose: str, dice: list[int] | None = None) -> None:
         self.entry = dice or [1, 1, 1]
@@ -146,7 +146,8 @@ class Play(Scene):
             self.cue("again")
             return
         confidence = min((die.confidence for die in roll.dice), default=None)
-        self.match.throw(roll.values, source="camera", confidence=confidence)
+        places = tuple((die.center[0], die.center[1], die.size) for die in roll.dice)
+        self.match.throw(roll.values, source="camera", confidence=confidence, places=places)
         self._after_throw()
 
     def _after_throw(self) -> None:
@@ -187,8 +188,11 @@ class Play(Scene):
         undo = tr("Press again") if self.undo_armed > 0 else tr("Undo")
         throw = None
         if self.match is not None and not self.match.is_over:
-            throw = tr("Throw") if self.kiosk.tray is not None else tr("Enter dice")
-        thrown = self.match is not None and bool(self.match.entries)
+            if self.kiosk.tray is not None and self.kiosk.camera_ok:
+                throw = tr("Throw")
+            elif not self.kiosk.camera_ok or self.kiosk.staff:
+                throw = tr("Enter dice")
+        thrown = self.match is not None and bool(self.match.entries) and self.kiosk.staff
         return (undo if thrown else None, throw, tr("Correct") if thrown else None)
 
     def view(self) -> tuple:
