@@ -136,7 +136,7 @@ class SoundConfig:
 class VisionConfig:
     """When a roll is final: the dice still for `settle_seconds`, `votes` reads in agreement."""
 
-    settle_seconds: float = 0.6
+    settle_seconds: float = 0.3  # the settle check tolerates camera shake: 0.3 s of stillness
     votes: int = 3
 
 
