@@ -465,7 +465,10 @@ def _check_game(game: GameConfig, problems: Problems) -> None:
     """The game and variant named must be ones the rules engine knows (its registry)."""
     from kiosk.rules import GAMES, VARIANTS
 
-    if game.default_game not in GAMES:
+    def spelt(name: str) -> str:  # as the registry looks names up (kiosk.rules.find_variant)
+        return name.strip().lower().replace("_", "-")
+
+    if spelt(game.default_game) not in GAMES:
         problems.add(
             "game.default_game",
             game.default_game,
@@ -474,8 +477,8 @@ def _check_game(game: GameConfig, problems: Problems) -> None:
         return
     if game.variant is None:
         return
-    names = [v.name for v in VARIANTS if v.game == game.default_game]
-    if game.variant not in names:
+    names = [v.name for v in VARIANTS if v.game == spelt(game.default_game)]
+    if spelt(game.variant) not in names:
         problems.add(
             "game.variant",
             game.variant,

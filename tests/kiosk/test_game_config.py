@@ -22,7 +22,7 @@ def test_game_keys_name_the_game_first_then_the_menu_extras() -> None:
     ("table", "key"),
     [
         ({"default_game": "hazardous"}, "game.default_game"),
-        ({"default_game": "azar", "variant": "zara"}, "game.default_game"),
+        ({"default_game": "azar", "variant": "zara"}, "game.variant"),
         ({"menu_variants": "azar/dante, azar/nope"}, "game.menu_variants"),
     ],
 )
