@@ -9,7 +9,7 @@ from kiosk.rules import GameOver, Outcome, Seat, Throw, find_variant
 from .helpers import play_totals
 
 CARD = find_variant("azar")
-DANTE = find_variant("azar", "dante")
+LANA = find_variant("azar", "lana")
 RETHROW = find_variant("azar", "rethrow")
 OPPONENT_SECOND = find_variant("azar", "opponent-second")
 
@@ -75,15 +75,15 @@ def test_no_throw_is_accepted_after_the_end() -> None:
 
 
 @pytest.mark.parametrize("total", [5, 6, 15, 16])
-def test_dante_zara_treats_5_6_15_16_as_chances(total: int) -> None:
-    game, rulings = play_totals(DANTE, [total])
+def test_lana_treats_5_6_15_16_as_chances(total: int) -> None:
+    game, rulings = play_totals(LANA, [total])
     assert rulings[0].key == "azar.chance_for_opponent"
     assert not game.state.is_over
 
 
 @pytest.mark.parametrize("total", [3, 4, 17, 18])
-def test_dante_zara_keeps_3_4_17_18_as_azari(total: int) -> None:
-    game, _ = play_totals(DANTE, [total])
+def test_lana_keeps_3_4_17_18_as_azari(total: int) -> None:
+    game, _ = play_totals(LANA, [total])
     assert game.state.outcome == Outcome(Seat.ONE, "azar.won_by_azar", 1)
 
 

@@ -25,7 +25,8 @@ def check_figure(figure: dict) -> float:
     ("argv", "game", "variant"),
     [
         (["azar"], "azar", "card"),
-        (["azar", "--variant", "dante"], "azar", "dante"),
+        (["azar", "--variant", "lana"], "azar", "lana"),
+        (["azar", "--variant", "dante"], "azar", "lana"),
         (["azar", "--variant", "rethrow"], "azar", "rethrow"),
         (["azar", "--variant", "opponent-second"], "azar", "opponent-second"),
     ],
@@ -68,7 +69,7 @@ def test_simulate_json_gives_estimates_with_intervals(capsys) -> None:
 
 
 def test_simulate_table_shows_the_exact_value_alongside(capsys) -> None:
-    assert main(["simulate", "azar", "--variant", "dante", "--games", "200", "--seed", "1"]) == 0
+    assert main(["simulate", "azar", "--variant", "lana", "--games", "200", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "95% interval" in out and "0.5008" in out
 
@@ -77,7 +78,7 @@ def test_simulate_table_shows_the_exact_value_alongside(capsys) -> None:
     ("argv", "message"),
     [
         (["odds", "marlota"], "no game called 'marlota'"),
-        (["odds", "azar", "--variant", "petrarch"], "its variants are: card, dante"),
+        (["odds", "azar", "--variant", "petrarch"], "its variants are: card, lana"),
         (["simulate", "azar", "--games", "1"], "at least 2"),
     ],
 )
