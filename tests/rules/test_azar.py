@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.rules import GameOver, Outcome, Seat, Throw, find_variant
+from kiosk.rules import Game, GameOver, Outcome, Seat, Throw, find_variant
 
 from .helpers import play_totals
 
@@ -109,3 +109,33 @@ def test_opponent_second_variant_reazar_still_loses_for_the_caster() -> None:
     game, rulings = play_totals(OPPONENT_SECOND, [9, 4])
     assert str(rulings[-1]) == "azar.reazar_loses{total=4, seat=0}"
     assert game.state.outcome == Outcome(Seat.TWO, "azar.lost_by_reazar", 1)
+
+
+def test_turns_alternate_through_a_whole_chase_starting_with_the_opponent() -> None:
+    # Chances 8 (opponent) and 12 (caster); ten throws that count for nobody, then 12.
+    game = Game(CARD, Seat.TWO)
+    seen = []
+    for total in [8, 12, 5, 11, 3, 9, 18, 10, 7, 13, 4, 14, 12]:
+        seen.append(game.state.to_throw)
+        game.play(Throw.with_total(total))
+    two, one = Seat.TWO, Seat.ONE
+    assert seen == [two, two] + [one, two] * 5 + [one]
+    assert game.state.outcome == Outcome(Seat.TWO, "azar.won_by_chance", 1)
+    assert dict(game.state.ledger) == {Seat.ONE: -1, Seat.TWO: 1}
+
+
+def test_a_restart_gives_the_dice_back_to_the_caster_with_nothing_set() -> None:
+    game, _ = play_totals(CARD, [9, 9, 10], first=Seat.TWO)
+    assert game.state.chances[Seat.ONE] == 10 and game.state.chances[Seat.TWO] is None
+    assert game.state.to_throw is Seat.TWO
+    assert dict(game.state.ledger) == {Seat.ONE: 0, Seat.TWO: 0}
+
+
+def test_opponent_second_alternates_after_the_opponents_second_throw() -> None:
+    game = Game(OPPONENT_SECOND)
+    seen = []
+    for total in [9, 11, 5, 7, 10, 11]:
+        seen.append(game.state.to_throw)
+        game.play(Throw.with_total(total))
+    assert seen == [Seat.ONE, Seat.TWO, Seat.ONE, Seat.TWO, Seat.ONE, Seat.TWO]
+    assert game.state.outcome == Outcome(Seat.ONE, "azar.won_by_chance", 1)
