@@ -68,6 +68,7 @@ class Kiosk:
         language: str | None = None,
         demo: bool = False,
         screenshots: Path | None = None,
+        calibration: Any = None,
     ) -> None:
         from kiosk.ui.scenes import SCENES
 
@@ -86,6 +87,8 @@ class Kiosk:
         self.demo = demo
         self.screenshots = screenshots
         self.match: Match | None = None
+        self.calibration = calibration  # the tray calibration the reader uses
+        self.dice = 3  # how many dice the reader is asked for: the game in play's
         self.camera_ok = worker is not None
         self.notice: str | None = None  # a calm message after an error, shown for a while
         # A camera kiosk without a tray calibration cannot tell the tray from its rim: staff are
@@ -112,6 +115,7 @@ class Kiosk:
         if resumed is not None:
             log.info("resuming game %s after %d throws", resumed.game_id, len(resumed.entries))
             self.match = resumed
+            self.expect_dice(resumed.variant.dice)
             language = gamelog.game(resumed.game_id).language
             if language:
                 self.set_language(language)
@@ -161,7 +165,8 @@ class Kiosk:
             return self.tr("Calibrated, but not saved: {error}").format(error=error)
         log.info("tray calibrated and saved in %s", self.data_dir)
         self.uncalibrated = False
-        self.worker.watcher = build_watcher(self.config, calibration)
+        self.calibration = calibration
+        self.worker.watcher = build_watcher(self.config, calibration, self.dice)
         self.worker.read_now = _reader(calibration)
         return self.tr("Calibrated.")
 
@@ -176,13 +181,25 @@ class Kiosk:
         if self.match is not None and not self.match.is_over:
             self.match.abandon()
         self.match = Match.start(variant, self.log, Seat.ONE, self.tr.language)
+        self.expect_dice(variant.dice)
         if self.worker is not None and hasattr(self.worker, "forget_last"):
             self.worker.forget_last()
         self.goto("play")
 
+    def expect_dice(self, dice: int) -> None:
+        """Ask the reader for `dice` dice (Hazard throws two): any other count is a re-throw.
+
+        The watcher is rebuilt only when the count changes, at the start of a game."""
+        if dice == self.dice:
+            return
+        self.dice = dice
+        if self.worker is not None and hasattr(self.worker, "watcher"):
+            self.worker.watcher = build_watcher(self.config, self.calibration, dice)
+
     def throw_dice(self) -> bool:
-        """Demo mode: throw the simulated tray's dice. False when there is no tray."""
-        if self.tray is None:
+        """Demo mode: throw the simulated tray's dice. False when there is no tray, or when the
+        game throws other than the simulated tray's three dice."""
+        if self.tray is None or self.dice != 3:
             return False
         try:
             self.tray.throw()
@@ -391,14 +408,15 @@ def open_screen(size: tuple[int, int] | None, windowed: bool) -> pygame.Surface:
     return pygame.display.set_mode(size or (0, 0), 0 if headless else pygame.FULLSCREEN)
 
 
-def build_watcher(config: Any, calibration: Any = None):
+def build_watcher(config: Any, calibration: Any = None, dice: int = 3):
     """The settle watcher over the real dice reader (which learns the die size from the dice it
-    reads when the calibration gives none), tuned by the [vision] section."""
+    reads when the calibration gives none), asking for `dice` dice, tuned by the [vision]
+    section."""
     from vision.reader import TrayReader
     from vision.settle import SettleConfig, ThrowWatcher
 
     settle = SettleConfig(still_for=config.vision.settle_seconds, votes=config.vision.votes)
-    return ThrowWatcher(TrayReader(calibration), settle, calibration)
+    return ThrowWatcher(TrayReader(calibration, expect=dice), settle, calibration)
 
 
 def build(
@@ -462,7 +480,8 @@ def build(
         if calibration is not None:
             return tray
         demo_calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
-        worker.watcher = build_watcher(config, demo_calibration)
+        kiosk.calibration = demo_calibration
+        worker.watcher = build_watcher(config, demo_calibration, kiosk.dice)
         worker.read_now = _reader(demo_calibration)
         return tray
 
@@ -484,6 +503,7 @@ def build(
         language=language,
         demo=demo,
         screenshots=screenshots,
+        calibration=calibration,
     )
     kiosk.data_dir = folder
     kiosk.uncalibrated = not simulated and calibration is None

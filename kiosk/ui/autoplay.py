@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from kiosk.i18n import LANGUAGES
-from kiosk.rules.variants import VARIANTS
+from kiosk.ui.scenes.choose import VARIANTS
 
 log = logging.getLogger(__name__)
 
@@ -19,8 +19,10 @@ THROW_TIMEOUT = 12.0  # no answer from the reader this long: throw again
 
 
 def variant_order() -> list[int]:
-    """Azar and Medio azar in turn, the other readings of Azar in between."""
-    medio = [i for i, v in enumerate(VARIANTS) if v.game != "azar"]
+    """Menu places of Azar and Medio azar in turn, the other readings of Azar in between.
+
+    Only games of three dice: the simulated tray throws three (Hazard is played by hand)."""
+    medio = [i for i, v in enumerate(VARIANTS) if v.game != "azar" and v.dice == 3]
     azar = [i for i, v in enumerate(VARIANTS) if v.game == "azar"]
     order: list[int] = []
     for i, a in enumerate(azar):

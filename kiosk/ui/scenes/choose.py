@@ -1,15 +1,17 @@
-"""Game choice: Azar, Medio azar and the named variants, plus the rules and odds."""
+"""Game choice: Azar, Medio azar, Hazard and the readings with a printed source, plus the rules
+and odds."""
 
 from __future__ import annotations
 
 import pygame
 
-from kiosk.rules.variants import VARIANTS
+from kiosk.rules.variants import visitor_variants
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene, heading
 
 ROW = 56  # height of one choice, design units
+VARIANTS = visitor_variants()  # readings without a printed source stay off the menu
 
 
 class Choose(Scene):

@@ -16,7 +16,9 @@ def _figures() -> dict[str, float]:
     sums = total_probabilities()
     azar = exact_odds(find_variant("azar"))
     reazar = sum((p for total, p in sums.items() if 8 <= total <= 13), Fraction(0))
+    hazard = exact_odds(find_variant("hazard"), {"main": 7})
     return {
+        "hazard": float(hazard.outcomes["caster_wins"]) * 100,
         "first": float(azar.outcomes.get("caster_wins", 0)) * 100,
         "throws": float(azar.expected_throws),
         "ten": float(sums[10] * 216),
@@ -30,6 +32,8 @@ FACTS = (
     N_("10 and 11 are the likeliest sums: {ten} ways each out of 216."),
     N_("A game of Azar lasts {throws} throws on average."),
     N_("In Medio azar, a reazar (8 to 13) comes up {reazar} times in 100."),
+    N_("English Hazard, with two dice, is named after azar; craps grew out of it."),
+    N_("In Hazard, a caster who calls 7 wins {hazard} games in 100."),
 )
 
 

@@ -5,6 +5,8 @@ Buttons: left undoes the last throw (pressed twice), right lets the referee corr
 read, ok enters a throw by hand (in the demo: throws the simulated dice). With the camera gone,
 entering by hand opens by itself. Entering dice: left/right change the selected die, ok moves
 on and confirms; holding left cancels. Holding left outside an entry leaves the game.
+When the game waits for a player's choice (Hazard's main), left/right change the option and
+ok calls it; camera reads wait until it is made.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from kiosk.worker import CameraStatus, RollRead
 
 log = logging.getLogger(__name__)
 
+WRONG_COUNT = {2: N_("The table needs exactly two dice in the track.")}
+ENTER_DICE = {2: N_("Enter the two dice")}
 REROLL_REASONS = {
     "wrong_count": N_("The table needs exactly three dice in the track."),
     "unreadable": N_("A die could not be read."),
@@ -44,6 +48,10 @@ TAGS = (
     ("azar_wins", N_("azar")),
     ("prize_raised", N_("azar")),
     ("recovery_due", N_("again")),
+    ("nick", N_("wins")),
+    ("out", N_("loses")),
+    ("main_loses", N_("loses")),
+    ("chance_set", N_("chance")),
 )
 UNDO_CONFIRM_SECONDS = 4.0
 END_PAUSE_SECONDS = 3.0  # the last ruling stays on screen this long before the result
@@ -62,6 +70,7 @@ class Play(Scene):
         self.reroll: str | None = None  # reason key of the last "throw again"
         self.undo_armed = 0.0  # seconds left to confirm an undo
         self.ending = END_PAUSE_SECONDS if self.match and self.match.is_over else None
+        self.option = 2  # the option shown at a choice: the middle one (Hazard: 7, the best)
         self._preview_t = None
         self._preview_surface: pygame.Surface | None = None
         self._preview_scale = 1.0
@@ -78,6 +87,10 @@ class Play(Scene):
         if self.entry is not None:
             self._entry_button(button, kind)
             return
+        choice = self.match.choice
+        if choice is not None and not (button == "left" and kind == "hold"):
+            self._choice_button(button, choice)
+            return
         if button == "left" and kind == "hold":
             self.match.abandon()
             self.kiosk.match = None
@@ -93,16 +106,32 @@ class Play(Scene):
                 self.undo_armed = UNDO_CONFIRM_SECONDS
         elif button == "right":
             last = self.match.last
-            if last is not None:
+            if last is not None and not last.is_choice:  # a called main is undone, not corrected
                 self.start_entry("correct", list(last.dice))
         elif button == "ok" and not self.match.is_over:
-            if self.kiosk.camera_ok and self.kiosk.tray is not None:
-                self.kiosk.throw_dice()  # the demo's simulated tray
-            else:
-                self.start_entry("manual")  # the referee enters a throw by hand
+            if self.kiosk.camera_ok and self.kiosk.tray is not None and self.kiosk.throw_dice():
+                return  # the demo's simulated tray threw
+            self.start_entry("manual")  # the referee enters a throw by hand
+
+    def _choice_button(self, button: str, choice) -> None:
+        """Left/right show the previous/next option, ok makes the choice."""
+        options = choice.options
+        self.option %= len(options)
+        if button in ("left", "right"):
+            self.option = (self.option + (-1 if button == "left" else 1)) % len(options)
+            return
+        if button == "ok":
+            self.match.choose(options[self.option])
+            self._after_throw()
+
+    @property
+    def dice_count(self) -> int:
+        return self.match.variant.dice if self.match is not None else 3
 
     def start_entry(self, purpose: str, dice: list[int] | None = None) -> None:
-        self.entry = dice or [1, 1, 1]
+        if self.match is not None and self.match.choice is not None:
+            return  # a choice comes first (Hazard's main): no dice to enter yet
+        self.entry = dice or [1] * self.dice_count
         self.entry_index = 0
         self.entry_purpose = purpose
         self.entry_touched = False  # a referee has started entering
@@ -119,7 +148,7 @@ class Play(Scene):
             i = self.entry_index
             self.entry[i] = (self.entry[i] - 1 + step) % 6 + 1
             return
-        if self.entry_index < 2:
+        if self.entry_index < len(self.entry) - 1:
             self.entry_index += 1
             return
         dice, self.entry = tuple(self.entry), None
@@ -138,7 +167,7 @@ class Play(Scene):
             return
         if not isinstance(event, RollRead) or self.match is None or self.entry is not None:
             return
-        if self.match.is_over:
+        if self.match.is_over or self.match.choice is not None:
             return  # a read is accepted only when a throw is expected
         roll = event.roll
         if not roll.ok:
@@ -175,20 +204,27 @@ class Play(Scene):
     def hints(self):
         tr = self.tr
         if self.entry is not None:
-            last = self.entry_index == 2
+            last = self.entry_index == len(self.entry) - 1
             return ("−", tr("Confirm") if last else tr("Next die"), "+")
+        choice = self.match.choice if self.match is not None else None
+        if choice is not None:
+            option = choice.options[self.option % len(choice.options)]
+            return ("−", tr("Call {main}").format(main=option), "+")
         undo = tr("Press again") if self.undo_armed > 0 else tr("Undo")
         throw = None
         if self.match is not None and not self.match.is_over:
-            throw = tr("Throw") if self.kiosk.tray is not None else tr("Enter dice")
+            simulated = self.kiosk.tray is not None and self.kiosk.dice == 3
+            throw = tr("Throw") if simulated else tr("Enter dice")
         thrown = self.match is not None and bool(self.match.entries)
-        return (undo if thrown else None, throw, tr("Correct") if thrown else None)
+        correctable = thrown and not self.match.last.is_choice
+        return (undo if thrown else None, throw, tr("Correct") if correctable else None)
 
     def view(self) -> tuple:
         m = self.match
         return (
             self.name,
             len(m.entries) if m else 0,
+            self.option,
             self.reroll,
             self.entry is not None,
             self.kiosk.camera_ok,
@@ -223,6 +259,9 @@ class Play(Scene):
         draw.panel(surface, box, layout, color=(12, 10, 8), radius=10)
         if self.entry is not None:
             self.draw_entry(surface, layout, box)
+            return
+        if self.match is not None and self.match.choice is not None:
+            self.draw_choice(surface, layout, self.match.choice)
             return
         preview = self.kiosk.worker.preview() if self.kiosk.worker is not None else None
         if preview is None or not self.kiosk.camera_ok:
@@ -283,6 +322,40 @@ class Play(Scene):
             )
             surface.blit(label, tag)
 
+    def draw_choice(self, surface, layout, choice) -> None:
+        """The options of the awaited choice (Hazard's main) in a row, the shown one framed."""
+        tr = self.tr
+        title = tr("{player}: call the main.").format(player=tr.player(int(choice.seat)))
+        draw.text(
+            surface, layout, title, (240, 60), 22, "sans-bold", theme.GOLD, "center", max_width=430
+        )
+        width = 420 / len(choice.options)
+        for i, option in enumerate(choice.options):
+            selected = i == self.option % len(choice.options)
+            rect = layout.rect(30 + i * width + 6, 120, width - 12, 90)
+            colour = draw.option(surface, layout, rect, selected, radius=12, width=3)
+            draw.text(
+                surface,
+                layout,
+                str(option),
+                (30 + i * width + width / 2, 140),
+                40,
+                "serif-bold",
+                colour,
+                "center",
+            )
+        draw.text(
+            surface,
+            layout,
+            tr("Left and right choose, the middle button calls."),
+            (240, 250),
+            14,
+            "sans",
+            theme.MUTED,
+            "center",
+            max_width=430,
+        )
+
     def draw_entry(self, surface, layout, box: pygame.Rect) -> None:
         tr = self.tr
         if self.entry_purpose == "correct":
@@ -290,12 +363,13 @@ class Play(Scene):
         elif not self.kiosk.camera_ok:
             title = tr("Camera lost: enter the dice with the buttons.")
         else:
-            title = tr("Enter the three dice")
+            title = tr(ENTER_DICE.get(len(self.entry or ()), "Enter the three dice"))
         draw.text(
             surface, layout, title, (240, 60), 22, "sans-bold", theme.GOLD, "center", max_width=430
         )
+        left = 240 - 65 * len(self.entry or ()) + 15  # the row of dice centred in the tray panel
         for i, value in enumerate(self.entry or ()):
-            rect = layout.rect(60 + i * 130, 112, 100, 100)
+            rect = layout.rect(left + i * 130, 112, 100, 100)
             selected = i == self.entry_index
             draw.die(surface, rect, value, edge=theme.GOLD if selected else None)
             if selected:
@@ -333,7 +407,10 @@ class Play(Scene):
         box = layout.rect(12, 308, 456, 122)
         draw.panel(surface, box, layout, radius=10)
         if self.reroll is not None:
-            reason = tr(REROLL_REASONS.get(self.reroll, REROLL_REASONS["unreadable"]))
+            reason = REROLL_REASONS.get(self.reroll, REROLL_REASONS["unreadable"])
+            if self.reroll == "wrong_count":
+                reason = WRONG_COUNT.get(self.dice_count, reason)
+            reason = tr(reason)
             sentence = tr("Please throw again.") + " " + reason
             colour = theme.WARN
         elif match.last is not None:
@@ -345,6 +422,10 @@ class Play(Scene):
         draw.paragraph(surface, layout, sentence, (26, 316, 428, 70), 21, "sans", colour)
         if match.is_over:
             instruction, colour = tr("The game is over."), theme.GOLD
+        elif match.choice is not None:
+            seat = int(match.to_throw)
+            instruction = tr("{player}: call the main.").format(player=tr.player(seat))
+            colour = theme.SEATS[seat]
         else:
             seat = int(match.to_throw)
             instruction = tr("{player}: throw the dice.").format(player=tr.player(seat))
@@ -435,6 +516,10 @@ class Play(Scene):
                 "right",
             )
             pygame.draw.circle(surface, theme.SEATS[seat], layout.point(526, y + 11), layout.px(6))
+            if entry.is_choice:
+                called = tr("main {main}").format(main=entry.dice[0])
+                draw.text(surface, layout, called, (540, y), 17, "sans-bold", theme.TEXT)
+                continue
             for i, value in enumerate(entry.dice):
                 draw.die(surface, layout.rect(540 + i * 26, y, 22, 22), value)
             draw.text(surface, layout, f"= {entry.total}", (622, y), 17, "sans-bold", theme.TEXT)

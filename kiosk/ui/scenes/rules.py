@@ -8,11 +8,12 @@ from functools import cache
 import pygame
 
 from kiosk.i18n import N_
+from kiosk.rules import AwaitChoice
 from kiosk.rules.odds import exact_odds
-from kiosk.rules.variants import VARIANTS
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene, heading
+from kiosk.ui.scenes.choose import VARIANTS
 
 AZAR_RULES = N_(
     "3, 4, 5, 6, 15, 16, 17 and 18 are azares; 7 to 14 are chances.\n"
@@ -29,25 +30,44 @@ MEDIO_RULES = N_(
     "The second reazar is your chance. The first chance to come up wins three stakes; "
     "each azar before it adds one."
 )
+HAZARD_RULES = N_(
+    "Hazard, English, with two dice: its name comes from azar.\n"
+    "The caster calls a main: 5, 6, 7, 8 or 9.\n"
+    "First throw: the main wins (so do 12 with 6 or 8, and 11 with 7). "
+    "2 and 3 lose, and 11 or 12 when they do not win.\n"
+    "Any other total is the caster's chance: he throws until the chance wins or the main loses."
+)
 SOURCES = N_(
     "Alfonso X, Libro de los juegos (1283), Escorial Ms. T.I.6, f. 67r (Azar) and f. 70r "
     "(Medio azar). Rule cards by the association Aisling-1198. "
     "Basulto Santos et al. (2006) computed the odds of Azar. Dante, Purgatorio VI, names "
     "the zara."
 )
-RULES = {"azar": AZAR_RULES, "medio_azar": MEDIO_RULES}
-PAGES = ("azar", "medio_azar", "odds", "sources")
+HAZARD_SOURCES = N_(
+    "Hazard: R. Seymour, The Compleat Gamester (1739); Chambers's Encyclopaedia, "
+    "which gives the odds of a main of 6 or 8 as 7,295 to 6,961 for the setter."
+)
+RULES = {"azar": AZAR_RULES, "medio_azar": MEDIO_RULES, "hazard": HAZARD_RULES}
+TITLES = {"azar": "azar.title.card", "medio_azar": "medio_azar.title.card"}
+TITLES["hazard"] = "hazard.title.called_main"
+PAGES = ("azar", "medio_azar", "hazard", "odds", "sources")
+ODDS_MAIN = 7  # the main shown in the odds table: the caster's best
+MAIN_ROW = N_("{game}, main of {main}")
 
 
 @cache
-def odds_table() -> list[tuple[str, float, float, float]]:
-    """(title key, caster wins, caster loses, mean throws) for every variant, exact."""
+def odds_table() -> list[tuple[str, int | None, float, float, float]]:
+    """(title key, main called or None, caster wins, caster loses, mean throws) for every
+    variant on the menu, exact."""
     rows = []
     for variant in VARIANTS:
-        odds = exact_odds(variant)
+        asks = isinstance(variant.new_game().awaiting, AwaitChoice)
+        main = ODDS_MAIN if asks else None
+        odds = exact_odds(variant, {"main": ODDS_MAIN} if asks else None)
         rows.append(
             (
                 variant.title_key,
+                main,
                 float(odds.outcomes.get("caster_wins", 0)),
                 float(odds.outcomes.get("caster_loses", 0)),
                 float(odds.expected_throws),
@@ -82,8 +102,8 @@ class Rules(Scene):
         page = PAGES[self.page]
         footer = f"{self.page + 1} / {len(PAGES)}"
         draw.text(surface, layout, footer, (786, 12), 14, "sans", theme.MUTED, "right")
-        if page in ("azar", "medio_azar"):
-            title = tr.ruling(f"{page}.title.card")
+        if page in RULES:
+            title = tr.ruling(TITLES[page])
             heading(surface, layout, title, tr("The rules"))
             text = tr(RULES[page])
             draw.paragraph(
@@ -97,7 +117,7 @@ class Rules(Scene):
             draw.paragraph(
                 surface,
                 layout,
-                tr(SOURCES),
+                tr(SOURCES) + "\n" + tr(HAZARD_SOURCES),
                 (50, 100, 700, 320),
                 20,
                 "serif",
@@ -124,14 +144,17 @@ class Rules(Scene):
                 "center",
                 max_width=160,
             )
-        for row, (key, wins, loses, throws) in enumerate(odds_table()):
+        for row, (key, main, wins, loses, throws) in enumerate(odds_table()):
             y = 136 + row * 52
+            title = tr.ruling(key)
+            if main is not None:
+                title = tr(MAIN_ROW).format(game=title, main=main)
             box = layout.rect(40, y, 720, 44)
             draw.panel(surface, box, layout, radius=8)
             draw.text(
                 surface,
                 layout,
-                tr.ruling(key),
+                title,
                 (56, y + 9),
                 20,
                 "serif-bold",
