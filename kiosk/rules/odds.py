@@ -194,6 +194,61 @@ def _drawn(step: _Step) -> bool:
     return step.after.outcome is not None and step.after.outcome.winner is None
 
 
+def stakes_distribution(
+    variant: Variant, choices: Mapping[str, int] | None = None, up_to: int = 12
+) -> dict[tuple[str, int], Fraction]:
+    """P(the game ends with the caster winning or losing, and `stakes` paid at the end), for
+    every stake up to `up_to`, exactly: the distribution behind the mean, not only the mean.
+
+    The chain here keeps the prize in its states (not the ledger): a prize only rises, so the
+    states whose prize is past `up_to` can be left out without changing any figure kept.
+    """
+    policy = dict(choices or {})
+    start = variant.new_game()
+
+    def key(state: State) -> Hashable:
+        return (state.chain_key(), state.prize)
+
+    chain: dict[Hashable, tuple[State, list[_Step]]] = {}
+    todo = [start]
+    while todo:
+        state = todo.pop()
+        if key(state) in chain:
+            continue
+        steps = _steps(state, policy)
+        chain[key(state)] = (state, steps)
+        todo += [
+            step.after
+            for step in steps
+            if not step.after.is_over
+            and step.after.prize <= up_to
+            and key(step.after) not in chain
+        ]
+    ends = sorted(
+        {
+            (CASTER_WINS if _caster_won(step) else CASTER_LOSES, step.after.outcome.stakes)
+            for _, steps in chain.values()
+            for step in steps
+            if step.after.outcome is not None and step.after.outcome.stakes <= up_to
+        }
+    )
+    found: dict[tuple[str, int], Fraction] = {}
+    for side, stakes in ends:
+        equations: dict[Hashable, tuple[Fraction, dict[Hashable, Fraction]]] = {}
+        for name, (_, steps) in chain.items():
+            constant, row = Fraction(0), {}
+            for step in steps:
+                outcome = step.after.outcome
+                if outcome is not None:
+                    won = CASTER_WINS if _caster_won(step) else CASTER_LOSES
+                    constant += step.probability * ((won, outcome.stakes) == (side, stakes))
+                elif key(step.after) in chain:
+                    row[key(step.after)] = row.get(key(step.after), Fraction(0)) + step.probability
+            equations[name] = (constant, row)
+        found[(side, stakes)] = solve_linear(equations)[key(start)]
+    return found
+
+
 def exact_odds(variant: Variant, choices: Mapping[str, int] | None = None) -> Odds:
     """The exact probabilities, expected throws (and stakes) of a variant, from its start.
 

@@ -4,6 +4,8 @@ against the printed figures: Chambers's 7,295 : 6,961 for Hazard, the closed for
 
 from __future__ import annotations
 
+import math
+import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import product
@@ -22,6 +24,9 @@ from kiosk.rules import (
     exact_odds,
     find_variant,
 )
+from kiosk.rules.game import Game
+from kiosk.rules.odds import stakes_distribution
+from kiosk.rules.simulation import play_out
 
 FACES = range(1, 7)
 
@@ -200,3 +205,61 @@ def test_a_rule_on_faces_is_solved_over_the_faces_not_one_throw_per_total() -> N
     odds = exact_odds(Variant("test", "triple", TripleRules()))  # type: ignore[arg-type]
     assert odds.outcomes["caster_wins"] == Fraction(6, 216) == Fraction(1, 36)
     assert odds.expected_throws == 1
+
+
+def chase_pair(o: int, d: int) -> Fraction:
+    """P(the chase is between the opponent's o and the caster's d): each search for the
+    caster's own chance with o set is made p(o) / (1 - a - q) times on average."""
+    return THREE[o] / (1 - A - Q) * THREE[d] / (1 - A)
+
+
+def final_payment(caster_wins: bool, stakes: int) -> Fraction:
+    """P(the game ends paying `stakes` at the end, to the caster or to the opponent)."""
+    raises = stakes - 3
+    p = Fraction(0)
+    for o in REAZARES:
+        for d in REAZARES:
+            if o == d:
+                continue
+            ends = A + THREE[o] + THREE[d]
+            p += chase_pair(o, d) * (A / ends) ** raises * (THREE[d if caster_wins else o] / ends)
+    if caster_wins and stakes == 3:
+        p += P_RECOVERY
+    return p
+
+
+def test_medio_azar_distribution_of_the_final_payment_matches_its_closed_form() -> None:
+    found = stakes_distribution(find_variant("medio-azar"), up_to=6)
+    expected = {
+        (side, stakes): final_payment(side == "caster_wins", stakes)
+        for side in ("caster_wins", "caster_loses")
+        for stakes in range(3, 7)
+    }
+    assert found == expected
+    assert sum(found.values()) < 1  # the rest is paid at prizes above 6
+
+
+def test_medio_azar_simulated_payments_fall_where_the_exact_distribution_says() -> None:
+    exact = stakes_distribution(find_variant("medio-azar"), up_to=5)
+    games = 3000
+    rng = random.Random(5)
+    counts: dict[tuple[str, int], int] = {}
+    for _ in range(games):
+        state = play_out(Game(find_variant("medio-azar")), rng).state
+        assert state.outcome is not None
+        side = "caster_wins" if state.outcome.winner == state.caster else "caster_loses"
+        counts[(side, state.outcome.stakes)] = counts.get((side, state.outcome.stakes), 0) + 1
+    for cell, p in exact.items():
+        share = counts.get(cell, 0) / games
+        stderr = math.sqrt(float(p) * (1 - float(p)) / games)
+        assert abs(share - float(p)) <= 4.5 * stderr, (cell, share, float(p))
+
+
+@pytest.mark.parametrize(("game", "choices"), [("azar", {}), ("hazard", {"main": 8})])
+def test_one_stake_games_pay_one_stake_to_the_winner(game: str, choices: dict) -> None:
+    variant = find_variant(game)
+    odds = exact_odds(variant, choices).outcomes
+    assert stakes_distribution(variant, choices) == {
+        ("caster_loses", 1): odds["caster_loses"],
+        ("caster_wins", 1): odds["caster_wins"],
+    }
