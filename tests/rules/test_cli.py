@@ -59,8 +59,14 @@ def test_odds_table_for_people(capsys) -> None:
 
 def test_simulate_json_gives_estimates_with_intervals(capsys) -> None:
     data = run_json(capsys, "simulate", "medio-azar", "--games", "300", "--seed", "7", "--json")
-    assert (data["games"], data["seed"]) == (300, 7)
+    assert set(data) == {
+        "game", "variant", "games", "seed", "outcomes", "expected_throws", "expected_stakes"
+    }  # fmt: skip
+    assert (data["game"], data["variant"], data["games"], data["seed"]) == (
+        "medio-azar", "card", 300, 7
+    )  # fmt: skip
     for estimate in [*data["outcomes"].values(), data["expected_throws"]]:
+        assert set(estimate) == {"float", "stderr", "ci95"} and estimate["stderr"] > 0
         low, high = estimate["ci95"]
         assert low <= estimate["float"] <= high
     assert set(data["expected_stakes"]) == {"caster", "opponent"}

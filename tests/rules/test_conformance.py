@@ -85,6 +85,10 @@ def test_random_play_keeps_every_invariant(variant: Variant, draws: list, first:
         assert state.ledger[state.outcome.winner] > 0 or variant.reports_stakes
     assert set(state.chances) == set(Seat)
     assert state.prize >= 1
+    # The odds' chain key drops the running totals and nothing else twice over.
+    key = state.chain_key()
+    assert set(key.ledger.values()) == {0}
+    assert key.chain_key() == key and key.awaiting == state.awaiting
     # Every throw has the game's number of dice.
     assert all(len(throw.dice) == variant.dice for throw in game.throws)
     # The moves alone rebuild the same state, and so does rebuilding the whole game.
@@ -130,6 +134,7 @@ def test_a_throw_of_the_wrong_number_of_dice_is_refused(variant: Variant) -> Non
                 game.play(faces)
             with pytest.raises(InvalidThrow):
                 variant.throw(faces)
+    assert variant.throw([2] * variant.dice) == Throw((2,) * variant.dice)
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=variant_ids)

@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from kiosk.rules import (
+    MESSAGES,
     InvalidThrow,
     PerSeat,
     RulesError,
@@ -82,7 +83,7 @@ def test_two_dice_totals_count_the_36_throws() -> None:
     assert sum(p.values()) == 1
     assert [p[t] * 36 for t in range(2, 13)] == [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]
     assert Throw.with_total(12, 2) == Throw((6, 6))
-    with pytest.raises(InvalidThrow, match="2 dice cannot sum to 13"):
+    with pytest.raises(InvalidThrow, match="2 dice cannot sum to 13; totals run 2 to 12"):
         Throw.with_total(13, 2)
 
 
@@ -112,3 +113,5 @@ def test_ruling_prints_as_key_and_parameters() -> None:
     assert str(ruling) == "azar.reazar_loses{total=16, seat=1}"
     assert ruling == Ruling("azar.reazar_loses", {"total": 16, "seat": 1})
     assert hash(ruling) == hash(Ruling("azar.reazar_loses", {"seat": 1, "total": 16}))
+    # Different rulings hash apart (a set or dict of them stays fast).
+    assert len({hash(Ruling(key, {"total": 7})) for key in MESSAGES}) == len(MESSAGES)
