@@ -121,3 +121,9 @@ def test_azars_after_both_chances_raise_the_prize_and_pay_nothing_at_once() -> N
     game.play(Throw.with_total(9))
     assert game.state.outcome == Outcome(Seat.ONE, "medio_azar.won_by_chance", 6)
     assert dict(game.state.ledger) == {Seat.ONE: 6, Seat.TWO: -6}
+
+
+def test_a_failed_recovery_sets_the_new_chance_of_seat_one_when_seat_two_casts() -> None:
+    game, _ = play_totals(MEDIO, [10, 15, 9, 9, 12])  # TWO casts; 9 twice; 12 on the recovery
+    assert game.state.caster is Seat.TWO
+    assert dict(game.state.chances) == {Seat.ONE: 12, Seat.TWO: None}
