@@ -29,7 +29,7 @@ CARD_AZARI = frozenset({3, 4, 5, 6, 15, 16, 17, 18})
 # Jacopo della Lana's commentary on Purgatorio VI, as the Azar card quotes it.
 LANA_AZARI = frozenset({3, 4, 17, 18})
 STAKES = 1  # Azar is played for one stake a game.
-THREE_DICE = AwaitThrow(DICE)
+THREE_DICE = AwaitThrow(DICE, by_total=True)  # only sums count
 
 FIRST_THROW = "azar.phase.first_throw"
 SECOND_THROW = "azar.phase.second_throw"

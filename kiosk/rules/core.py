@@ -107,9 +107,16 @@ Move = Throw | Choice
 @dataclass(frozen=True, slots=True)
 class AwaitThrow:
     """A chance node: the state waits for `dice` dice, each of the 6**dice ordered throws
-    equally likely."""
+    equally likely.
+
+    by_total: the game's rules here look at the sum alone, so every throw of one total leads
+    to the same state and ruling; the odds solver may then apply one throw per total, with
+    that total's probability. A game declares it; a test checks it over all 6**dice throws
+    of every state the game can reach. A rule that looks at faces leaves it False.
+    """
 
     dice: int
+    by_total: bool = False
 
 
 @dataclass(frozen=True, slots=True)

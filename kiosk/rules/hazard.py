@@ -29,7 +29,7 @@ from kiosk.rules.core import (
 )
 
 DICE = 2
-TWO_DICE = AwaitThrow(DICE)
+TWO_DICE = AwaitThrow(DICE, by_total=True)  # only sums count
 MAINS = (5, 6, 7, 8, 9)
 STAKES = 1  # the setter's stake, covered by the caster
 MAIN = "main"  # the name of the caster's decision

@@ -25,7 +25,7 @@ from kiosk.rules.core import (
 )
 
 DICE = 3
-THREE_DICE = AwaitThrow(DICE)
+THREE_DICE = AwaitThrow(DICE, by_total=True)  # only sums count
 AZARI = frozenset({3, 4, 5, 6, 7, 14, 15, 16, 17, 18})  # the rest, 8..13, are reazares
 
 THROW_OFF = "medio_azar.phase.throw_off"

@@ -2,7 +2,10 @@
 
 Each state says what it awaits. A throw of n dice is a chance node: the chain applies every
 one of the 6**n ordered throws, each with probability 1 / 6**n, to the engine's state, so
-the figures come from the same rules (faces and all) the referee applies. A choice is a
+the figures come from the same rules (faces and all) the referee applies. Where the game
+declares that it looks at sums alone (`AwaitThrow.by_total`, checked by a test over every
+throw of every reachable state), one throw per total, with its probability, gives the same
+chain faster. A choice is a
 decision node: the caller says which option is taken (`choices`, by the decision's name).
 "Start over" and ignored throws make the chain cyclic, so the values solve a sparse linear
 system, eliminated exactly with `fractions.Fraction`.
@@ -19,7 +22,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 
-from kiosk.rules.core import AwaitChoice, Choice, InvalidChoice, all_throws
+from kiosk.rules.core import (
+    AwaitChoice,
+    Choice,
+    InvalidChoice,
+    Throw,
+    all_throws,
+    total_probabilities,
+)
 from kiosk.rules.state import State
 from kiosk.rules.variants import Variant
 
@@ -94,12 +104,16 @@ def _steps(state: State, choices: Mapping[str, int]) -> list[_Step]:
     if isinstance(awaiting, AwaitChoice):
         after, _ = state.apply(chosen(state, choices))
         return [_Step(Fraction(1), after, 0)]
-    throws = all_throws(awaiting.dice)
-    each = Fraction(1, len(throws))
+    if awaiting.by_total:  # the game looks at sums alone: one throw per total will do
+        totals = total_probabilities(awaiting.dice)
+        weighted = [(Throw.with_total(t, awaiting.dice), p) for t, p in totals.items()]
+    else:
+        throws = all_throws(awaiting.dice)
+        weighted = [(throw, Fraction(1, len(throws))) for throw in throws]
     merged: dict[State, Fraction] = {}
-    for throw in throws:
+    for throw, p in weighted:
         after, _ = state.apply(throw)
-        merged[after] = merged.get(after, Fraction(0)) + each
+        merged[after] = merged.get(after, 0) + p
     return [_Step(p, after, 1) for after, p in merged.items()]
 
 
@@ -117,6 +131,11 @@ def _chain(start: State, choices: Mapping[str, int]) -> dict[State, list[_Step]]
                 todo.append(step.after.chain_key())
         chain[state] = steps
     return chain
+
+
+def reachable_states(variant: Variant, choices: Mapping[str, int] | None = None) -> list[State]:
+    """Every state of the odds chain (running totals dropped): what the solver works on."""
+    return list(_chain(variant.new_game(), dict(choices or {})))
 
 
 def _solve(

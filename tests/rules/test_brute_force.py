@@ -25,8 +25,10 @@ from kiosk.rules import (
     find_variant,
 )
 from kiosk.rules.game import Game
-from kiosk.rules.odds import stakes_distribution
+from kiosk.rules.odds import reachable_states, stakes_distribution
 from kiosk.rules.simulation import play_out
+
+from .helpers import ODDS_CASES, ODDS_IDS
 
 FACES = range(1, 7)
 
@@ -263,3 +265,21 @@ def test_one_stake_games_pay_one_stake_to_the_winner(game: str, choices: dict) -
         ("caster_loses", 1): odds["caster_loses"],
         ("caster_wins", 1): odds["caster_wins"],
     }
+
+
+@pytest.mark.parametrize(("variant", "choices"), ODDS_CASES, ids=ODDS_IDS)
+def test_a_game_that_declares_it_reads_sums_gives_every_throw_of_a_total_one_ruling(
+    variant: Variant, choices: dict[str, int]
+) -> None:
+    # The solver applies one throw per total where a state says `by_total`; here every one of
+    # the 6**n ordered throws of every reachable state is applied and compared with it.
+    checked = 0
+    for state in reachable_states(variant, choices):
+        awaiting = state.awaiting
+        if not isinstance(awaiting, AwaitThrow) or not awaiting.by_total:
+            continue
+        for faces in product(FACES, repeat=awaiting.dice):
+            throw = Throw(faces)
+            assert state.apply(throw) == state.apply(Throw.with_total(throw.total, len(faces)))
+            checked += 1
+    assert checked >= 6**variant.dice

@@ -45,7 +45,7 @@ def test_the_caster_first_calls_a_main_from_5_to_9() -> None:
     assert state.to_throw is Seat.TWO and state.caster is Seat.TWO
     game = called(8, Seat.TWO)
     assert str(game.rulings[0]) == "hazard.main_called{main=8, seat=1}"
-    assert game.state.awaiting == AwaitThrow(2)
+    assert game.state.awaiting == AwaitThrow(2, by_total=True)
     assert game.state.phase == "hazard.phase.come_out"
     assert dict(game.state.chances) == {Seat.ONE: 8, Seat.TWO: None}  # the main is the setter's
 
@@ -117,7 +117,7 @@ def test_the_thrown_main_reading_throws_until_5_to_9_comes_up() -> None:
 
 def test_the_thrown_main_reading_asks_for_no_choice() -> None:
     game = Game(THROWN)
-    assert game.state.awaiting == AwaitThrow(2)
+    assert game.state.awaiting == AwaitThrow(2, by_total=True)
     with pytest.raises(InvalidChoice):
         game.play(Choice(7))
 
