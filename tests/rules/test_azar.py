@@ -69,7 +69,8 @@ def test_throwing_the_other_players_chance_loses() -> None:
 
 def test_no_throw_is_accepted_after_the_end() -> None:
     game, _ = play_totals(CARD, [17])
-    with pytest.raises(GameOver, match="over"):
+    assert game.state.phase == "azar.phase.over"
+    with pytest.raises(GameOver, match="^this game of Azar is over; start a new game"):
         game.play(Throw((1, 1, 1)))
     assert len(game.throws) == 1
 

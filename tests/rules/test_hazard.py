@@ -92,7 +92,8 @@ def test_then_the_chance_wins_and_the_main_loses_and_nothing_else_counts() -> No
     game.play(Throw((3, 1)))
     assert str(game.rulings[-1]) == "hazard.chance_wins{total=4, seat=0}"
     assert game.state.outcome == Outcome(Seat.ONE, HazardReason.THREW_CHANCE, 1)
-    with pytest.raises(GameOver):
+    assert game.state.phase == "hazard.phase.over"
+    with pytest.raises(GameOver, match="^this game of Hazard is over; start a new game"):
         game.play(Throw((3, 1)))
 
 

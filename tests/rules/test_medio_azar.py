@@ -91,7 +91,8 @@ def test_a_failed_recovery_sets_the_opponents_new_chance_and_play_resumes() -> N
 
 def test_no_throw_is_accepted_after_the_end() -> None:
     game, _ = play_totals(MEDIO, [15, 10, 12, 9, 9])
-    with pytest.raises(GameOver):
+    assert game.state.phase == "medio_azar.phase.over"
+    with pytest.raises(GameOver, match="^this game of Medio azar is over; start a new game"):
         game.play(Throw((2, 2, 2)))
 
 
