@@ -1,6 +1,7 @@
 """Evaluate the dice reader on the labelled real photo sets (../shared/data/dice-photos/*).
 
-Usage: .venv/bin/python benchmarks/eval_photos.py [--data DIR] [--set NAME] [--list] [--pips-only]
+Usage: .venv/bin/python benchmarks/eval_photos.py [--data DIR] [--set NAME] [--list]
+       [--part dev|held-out|all] [--errata] [--reasons]
 
 Each image is read with `expect=None` (any number of dice). Per set it prints:
 - images; dice labelled;
@@ -115,7 +116,7 @@ def _as_taken(path: Path, labels: list) -> tuple[np.ndarray, list]:
 
 
 def evaluate(
-    images: dict[Path, list], show: bool, second_look: bool = True, load=_as_taken
+    images: dict[Path, list], show: bool, load=_as_taken, reasons: Counter | None = None
 ) -> tuple[Counter, list[float]]:
     """Counts over the images (see row()) and the read times; load(path, labels) gives the
     frame and its labels (eval_robustness.py changes both)."""
@@ -124,7 +125,7 @@ def evaluate(
     for path, labels in images.items():
         frame, labels = load(path, labels)
         start = time.perf_counter()
-        roll = read_roll(frame, expect=None, second_look=second_look)
+        roll = read_roll(frame, expect=None)
         times.append(time.perf_counter() - start)
         counts["images"] += 1
         counts["labelled"] += len(labels)
@@ -134,6 +135,8 @@ def evaluate(
         truth = Counter(value for value, *_ in labels)
         if not roll.ok:
             counts["abstained"] += 1
+            if reasons is not None:
+                reasons[str(roll.reason)] += 1
         elif Counter(roll.values) == truth:
             counts["exact"] += 1
         else:
@@ -143,6 +146,15 @@ def evaluate(
                 f"  WRONG {path.name}: read {sorted(roll.values)} labels {sorted(truth.elements())}"
             )
     return counts, times
+
+
+def split(images: dict[Path, list]) -> tuple[dict[Path, list], dict[Path, list]]:
+    """(development, held-out) parts of a set: images sorted by path, every fourth held out
+    (`i % 4 == 3`), exactly as the training scripts split them."""
+    paths = sorted(images)
+    dev = {p: images[p] for i, p in enumerate(paths) if i % 4 != 3}
+    held = {p: images[p] for i, p in enumerate(paths) if i % 4 == 3}
+    return dev, held
 
 
 def photo_sets(data: Path, names: list[str] | None) -> list[Path]:
@@ -179,8 +191,12 @@ def main() -> int:
     parser.add_argument("--set", action="append", help="only this set (repeatable)")
     parser.add_argument("--list", action="store_true", help="list the images answered wrongly")
     parser.add_argument(
-        "--pips-only", action="store_true", help="the pip reader alone, without the second look"
+        "--part",
+        choices=("dev", "held-out", "all"),
+        default="all",
+        help="which part of each set to read (tune on dev only; default: all)",
     )
+    parser.add_argument("--reasons", action="store_true", help="count the abstentions by reason")
     parser.add_argument(
         "--errata", action="store_true", help="correct the labels by benchmarks/label_errata.csv"
     )
@@ -191,19 +207,23 @@ def main() -> int:
     sets = photo_sets(args.data, args.set)
     print_header()
     all_times: list[float] = []
+    reasons: Counter = Counter()
     for set_dir in sets:
         images = load_labels(set_dir, args.errata)
-        paths = list(images)
-        held = {p: images[p] for i, p in enumerate(paths) if i % 4 == 3}
-        dev = {p: images[p] for i, p in enumerate(paths) if i % 4 != 3}
-        c_dev, t_dev = evaluate(dev, args.list, not args.pips_only)
-        c_held, t_held = evaluate(held, args.list, not args.pips_only)
-        print(row(f"{set_dir.name} (dev)", c_dev))
-        print(row(f"{set_dir.name} (held-out)", c_held))
-        print(row(f"**{set_dir.name} (all)**", c_dev + c_held))
-        all_times += t_dev + t_held
+        dev, held = split(images)
+        parts = {"dev": [("dev", dev)], "held-out": [("held-out", held)]}
+        totals: Counter = Counter()
+        for name, part in parts.get(args.part, parts["dev"] + parts["held-out"]):
+            counts, times = evaluate(part, args.list, reasons=reasons)
+            print(row(f"{set_dir.name} ({name})", counts))
+            totals += counts
+            all_times += times
+        if args.part == "all":
+            print(row(f"**{set_dir.name} (all)**", totals))
     if all_times:
         print(f"\nread time per image: median {1000 * np.median(all_times):.1f} ms")
+    if args.reasons:
+        print("abstentions by reason: " + ", ".join(f"{k} {v}" for k, v in reasons.most_common()))
     return 0
 
 

@@ -78,6 +78,9 @@ class SettleConfig:
     max_reads: int | None = None  # reads of a still scene before a reroll (None: 4 x votes, >= 12)
     place_tolerance: float = 0.5  # dice agree if their centres are within this many die sizes
     min_motion: float = 0.1  # after an answer, shorter stirs (noise, a fly) are not a new throw
+    shake: float = 3.0  # largest global shift (work pixels) taken for the camera or table shaking
+    # (a throw shakes a table by up to 2 px at 1280 wide: a quarter of a work pixel; a hand-held
+    # phone by more), found by phase correlation and undone before frames are compared
 
     def __post_init__(self) -> None:
         if self.still_for < 0 or self.max_gap <= 0:
@@ -143,21 +146,151 @@ def difference(a: np.ndarray, b: np.ndarray, like: np.ndarray) -> np.ndarray:
     return cv2.transform(result, _MEAN_OF_CHANNELS) if a.ndim == 3 else result
 
 
+def _grey(image: np.ndarray) -> np.ndarray:
+    return image if image.ndim == 2 else cv2.transform(image, _MEAN_OF_CHANNELS)
+
+
+RIM = 0.12  # depth of the picture's edge (of its height) where only the camera moves
+
+
+def shift_between(a: np.ndarray, b: np.ndarray, limit: float) -> tuple[float, float]:
+    """The global shift (dx, dy, work pixels) that moves small image `b` onto `a`, by phase
+    correlation; (0, 0) when larger than `limit` (then it is not shake) or unsure.
+
+    OpenCV's sub-pixel peak falls short of a fraction-of-a-pixel shift (0.41 for 0.5), so it is
+    taken again on `b` moved by the shift so far, until what is left is negligible.
+    """
+    if limit <= 0 or min(a.shape[:2]) < 16:
+        return 0.0, 0.0
+    ga, gb = _grey(a), _grey(b)
+    dx = dy = 0.0
+    for _ in range(3):
+        moved = _move(gb, (dx, dy)) if dx or dy else gb
+        (rx, ry), response = cv2.phaseCorrelate(moved, ga)
+        if response < 0.2:
+            return 0.0, 0.0
+        dx, dy = dx + rx, dy + ry
+        if np.hypot(rx, ry) < 0.02:
+            break
+    if np.hypot(dx, dy) > limit:
+        return 0.0, 0.0
+    return float(dx), float(dy)
+
+
+def _rim_error(a: np.ndarray, b: np.ndarray, shift: tuple[float, float] | None) -> float:
+    """Mean absolute difference along the picture's edge, where only the camera moves (the
+    tray's wall and what lies around it), with `b` moved by `shift` first. Unthresholded: the
+    texture of a wall shows a shift of a tenth of a pixel that no pixel change would."""
+    h, w = a.shape[:2]
+    r = max(2, round(RIM * h))
+    ring = np.full((h, w), 255, np.uint8)
+    ring[r : h - r, r : w - r] = 0
+    ring[:2], ring[-2:], ring[:, :2], ring[:, -2:] = 0, 0, 0, 0  # what the shake brings in
+    moved = _move(b, shift) if shift is not None else b
+    return float(np.mean(cv2.mean(cv2.absdiff(a, moved), ring)[: 3 if a.ndim == 3 else 1]))
+
+
+def _places(changed: np.ndarray) -> int:
+    """How many places apart (more than a few work pixels) show change."""
+    near = cv2.dilate(changed, np.ones((5, 5), np.uint8))
+    return cv2.connectedComponents(near)[0] - 1
+
+
+def _move(image: np.ndarray, shift: tuple[float, float]) -> np.ndarray:
+    move = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+    size = (image.shape[1], image.shape[0])
+    return cv2.warpAffine(image, move, size, borderMode=cv2.BORDER_REPLICATE)
+
+
+_NEIGHBOURS = np.ones((3, 3), np.uint8)
+_AROUND = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.float32)  # the 8 neighbours
+_PATCH = np.ones((2, 2), np.uint8)
+SHIFT_FLOOR = 0.03  # work pixels: a smaller global shift found is the noise of the estimate
+
+
 def changed_pixels(
-    a: np.ndarray, b: np.ndarray, mask: np.ndarray, level: float, like: np.ndarray | None = None
+    a: np.ndarray,
+    b: np.ndarray,
+    mask: np.ndarray,
+    level: float,
+    like: np.ndarray | None = None,
+    shake: float = 0.0,
 ) -> np.ndarray:
-    """uint8 mask (255) of the pixels inside `mask` where `difference(a, b, like)` is above
-    `level`; the light is matched over `like`, by default the whole mask."""
-    differs = cv2.compare(difference(a, b, mask if like is None else like), level, cv2.CMP_GT)
+    """uint8 mask (255) of the pixels inside `mask` where `a` differs from `b` by more than
+    `level`, the light matched over `like` (by default the whole mask).
+
+    Shake-proof: when the two differ by a global shift (up to `shake` work pixels, see
+    shift_between), `b` is moved back by it, and a pixel of `a` then counts as changed only when
+    it lies outside the range of `b` over its 3x3 neighbourhood by `level`: what is left of the
+    shift (the estimate is good to about 0.1 pixel, and a pip's edge has a contrast of 200)
+    stays within that range, a die thrown moves by more than a work pixel (4 px at 640 wide).
+    Without a shift the comparison is pixel to pixel, as sensitive as it can be (a die nudged
+    by 2 px at 640 wide is seen).
+    Isolated changed pixels (sensor noise, JPEG blocks) are dropped: a moving die changes a
+    patch or at least a line of its edge.
+    """
+    like = mask if like is None else like
+    plain = _changed(a, b, mask, level, like, None)
+    dx, dy = shift_between(a, b, shake)
+    if np.hypot(dx, dy) < SHIFT_FLOOR:
+        return plain
+    # taken when undoing it makes the picture's edge match better, where only the camera moves,
+    # or when it explains the change at several places apart (dice do not all move alike): a
+    # die moving alone in the middle also gives a shift, but neither of these
+    moved = _changed(a, b, mask, level, like, (dx, dy))
+    if _rim_error(a, b, (dx, dy)) < _rim_error(a, b, None):
+        return moved
+    if 10 * cv2.countNonZero(moved) <= cv2.countNonZero(plain) and _places(plain) >= 2:
+        return moved
+    return plain
+
+
+def _changed(
+    a: np.ndarray,
+    b: np.ndarray,
+    mask: np.ndarray,
+    level: float,
+    like: np.ndarray,
+    shift: tuple[float, float] | None,
+) -> np.ndarray:
+    if shift is not None:
+        b = _move(b, shift)
+    gain = tuple(
+        mean_a / mean_b if mean_b > 1.0 else 1.0
+        for mean_a, mean_b in zip(cv2.mean(a, like), cv2.mean(b, like), strict=True)
+    )
+    b = cv2.multiply(b, gain)
+    if shift is not None:
+        low, high = cv2.erode(b, _NEIGHBOURS), cv2.dilate(b, _NEIGHBOURS)
+        outside = cv2.max(cv2.subtract(a, high), cv2.subtract(low, a))
+    else:
+        outside = cv2.absdiff(a, b)
+    excess = cv2.transform(outside, _MEAN_OF_CHANNELS) if a.ndim == 3 else outside
+    differs = cv2.compare(excess, level, cv2.CMP_GT)
+    neighbours = cv2.filter2D(differs // 255, -1, _AROUND, borderType=cv2.BORDER_CONSTANT)
+    differs = cv2.bitwise_and(differs, cv2.compare(neighbours, 0, cv2.CMP_GT))
+    if shift is not None:
+        # under shake a die that moves changes a patch, not a speck at a pip's rim
+        differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, _PATCH)
+        # what the shake brought into view at the picture's edge is new
+        r = int(np.ceil(max(abs(shift[0]), abs(shift[1])))) + 1
+        differs[:r], differs[-r:], differs[:, :r], differs[:, -r:] = 0, 0, 0, 0
     return cv2.bitwise_and(differs, mask)
 
 
-def changed_fraction(a: np.ndarray, b: np.ndarray, mask: np.ndarray, level: float) -> float:
+def changed_fraction(
+    a: np.ndarray,
+    b: np.ndarray,
+    mask: np.ndarray,
+    level: float,
+    shake: float = 0.0,
+) -> float:
     """Fraction of the mask's pixels that `changed_pixels` finds changed."""
     inside = cv2.countNonZero(mask)
     if inside == 0:
         return 0.0
-    return cv2.countNonZero(changed_pixels(a, b, mask, level)) / inside
+    changed = changed_pixels(a, b, mask, level, shake=shake)
+    return cv2.countNonZero(changed) / inside
 
 
 def _points(polygon: np.ndarray) -> np.ndarray:
@@ -219,9 +352,9 @@ class SettleDetector:
         """Whether two small images from `scene` show the same tray: nothing moved between."""
         if a.shape != b.shape:
             return False
-        return changed_fraction(a, b, self._mask, self.config.motion_level) <= (
-            self.config.motion_cover
-        )
+        level, shake = self.config.motion_level, self.config.shake
+        moved = changed_fraction(a, b, self._mask, level, shake)
+        return moved <= self.config.motion_cover
 
     def update(self, frame: np.ndarray, t: float) -> SettleState:
         """Take the next frame, taken at time `t` (seconds), and return the tray's state."""
@@ -238,9 +371,10 @@ class SettleDetector:
             moving = True
             self.motion = 1.0
         else:
+            level, shake = config.motion_level, config.shake
             self.motion = max(
-                changed_fraction(small, self._previous, self._mask, config.motion_level),
-                changed_fraction(small, self._anchor, self._mask, config.motion_level),
+                changed_fraction(small, self._previous, self._mask, level, shake),
+                changed_fraction(small, self._anchor, self._mask, level, shake),
             )
             moving = self.motion > config.motion_cover
         if moving or t - self._anchor_t > 2 * config.still_for:

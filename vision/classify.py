@@ -1,0 +1,50 @@
+"""The learned reading of each candidate: a face classifier on a crop centred on the die.
+
+Contract: `guess_faces(frame, boxes) -> list[FaceGuess]`, frame BGR uint8 (h, w, 3), boxes
+(centre x, centre y, die side) in its pixels, one answer per box, all in one batch. The
+networks (vision/face_classifier.py, ONNX run by OpenCV's DNN module) see each crop in several
+turns and mirror images, since every face looks like a face of the same value so; their mean
+probability, calibrated on real photos held apart from training, is the answer's probability.
+Class 0, "not a flat top face", covers clutter, a pip seen close up, a side face and a leaning
+die. `ClassifierMissing` is raised when no model can be loaded: the reader then refuses every
+roll rather than announce on one reading alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.types import FaceGuess
+
+
+class ClassifierMissing(RuntimeError):
+    """The face classifier's model cannot be loaded (a file missing or damaged)."""
+
+
+def _classifier():
+    from vision.face_classifier import FaceClassifier
+
+    try:
+        return FaceClassifier.load()
+    except Exception as error:  # a missing file, or cv2.error for a damaged one
+        raise ClassifierMissing(str(error)) from error
+
+
+def guess_faces(frame: np.ndarray, boxes: Sequence[tuple[float, float, float]]) -> list[FaceGuess]:
+    """The classifier's reading of each box (centre x, centre y, die side in px)."""
+    if not boxes:
+        return []
+    from vision.face_classifier import INPUT, crop_die
+
+    classifier = _classifier()
+    crops = np.array([crop_die(frame, (x, y), s) for x, y, s in boxes], np.uint8)
+    probabilities, _ = classifier.views(crops.reshape(-1, INPUT, INPUT, 3))
+    return [_guess(p) for p in probabilities]
+
+
+def _guess(p: np.ndarray) -> FaceGuess:
+    best = int(np.argmax(p))
+    p_face = float(1.0 - p[0])
+    return FaceGuess(None if best == 0 else best, float(p[best]), p_face)

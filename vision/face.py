@@ -1,0 +1,179 @@
+"""The geometric reading of one candidate: its top face, its pips, and the layout they fit.
+
+Contract: `read_pips(frame, candidate, p, leaning) -> PipReading`, frame BGR uint8 (h, w, 3) at
+full resolution, the candidate's centre and size in its pixels. The face is found by its colour
+(pips.find_face), the pips on it (pips.find_spots), and the layout of 1..6 fitted
+(faces.fit_face). A value is given only when every check a flat, sharp, unglared face passes
+holds: the pips of one size at the spacing of a die, square with the face edges, centred on it,
+and on all nine pip places of the fitted face pips where the layout has them and plain face
+elsewhere (a 3 with a faint middle pip is not a 2). Otherwise the reason, in the reroll reasons'
+words: a leaning die (`cocked`), glare hiding a pip place (`glare`), a blurred face (`blur`),
+pips that fit no face (`unreadable`). This reader knows nothing of the classifier: the two
+readings are independent, and judge.py asks them to agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.faces import LAYOUTS, FaceFit, fit_face
+from vision.params import PARAMS, PipParams
+from vision.pips import Spots, find_face, find_spots
+from vision.reading import RerollReason
+from vision.types import Candidate, PipReading
+
+
+def _tilt(a: float, b: float) -> float:
+    """Smallest angle between two square grids at angles a and b, degrees."""
+    d = (a - b) % 90.0
+    return min(d, 90.0 - d)
+
+
+def fit_pips(spots: Spots, p: PipParams = PARAMS.pips) -> tuple[FaceFit | None, str]:
+    """The face these pips show, or None with the reason in words."""
+    n = len(spots.centres)
+    if n == 0:
+        return None, "no pips"
+    if n > 6:
+        return None, f"{n} pip-like spots"
+    if spots.cut:
+        return None, "a pip cut by the edge of the face found"
+    fit = fit_face(spots.centres)
+    assert fit is not None  # 1..6 points always fit some layout
+    offset = float(np.hypot(*fit.centre))
+    if offset > (p.max_offset_one if n == 1 else p.max_offset):
+        return None, f"pips off centre by {offset:.2f}"
+    if n == 1:
+        if spots.contrast <= p.min_contrast:
+            return None, "a lone faint spot"  # a knot in wood grain, a fleck on the felt
+        if spots.face.share < p.one_face:
+            return None, f"a lone spot on a face of {spots.face.share:.2f}"
+        return _check_places(fit, spots, p)
+    if spots.diameters.max() > p.pip_ratio * spots.diameters.min():
+        return None, "pips of different sizes"
+    if not p.spacing[0] <= fit.spacing <= p.spacing[1]:
+        return None, f"pip spacing {fit.spacing:.2f} of the face"
+    if fit.error > p.max_fit_error:
+        return None, f"pips do not fit a {n} (error {fit.error:.2f})"
+    tilt = _tilt(fit.angle, 0.0)
+    if tilt > p.max_angle:
+        return None, f"pips turned {tilt:.0f} degrees from the face"
+    return _check_places(fit, spots, p)
+
+
+def places(
+    fit: FaceFit, spots: Spots, p: PipParams = PARAMS.pips
+) -> tuple[complex, list[tuple[complex, bool]]]:
+    """The nine pip places of the fitted face (face units), each with whether the face has a
+    pip there; and the pip spacing and turn (one complex) they are laid out by."""
+    if fit.value == 1:
+        a = complex(p.one_spacing)
+    else:
+        a = _orient(fit, spots, fit.spacing * np.exp(1j * np.radians(fit.angle)))
+    layout = set(LAYOUTS[fit.value])
+    grid = [complex(gx, gy) for gx in (-1, 0, 1) for gy in (-1, 0, 1)]
+    return a, [(complex(*fit.centre) + a * g, g in layout) for g in grid]
+
+
+def _orient(fit: FaceFit, spots: Spots, a: complex) -> complex:
+    """Of the layout turned by a or by a quarter turn more, the one that fits the pips."""
+    z = spots.centres[:, 0] + 1j * spots.centres[:, 1] - complex(*fit.centre)
+    layout = np.array(LAYOUTS[fit.value])
+    costs = [
+        float(np.sum(np.min(np.abs(z[:, None] - turn * layout[None, :]), axis=1)))
+        for turn in (a, a * 1j)
+    ]
+    return a if costs[0] <= costs[1] else a * 1j
+
+
+def _check_places(fit: FaceFit, spots: Spots, p: PipParams) -> tuple[FaceFit | None, str]:
+    """Pips where the layout has them, plain face elsewhere, on all nine places."""
+    a, nine = places(fit, spots, p)
+    radius = p.place_radius * abs(a)
+    on, off = [], []
+    for place, has_pip in nine:
+        value = spots.contrast_at(place.real, place.imag, radius)
+        (on if has_pip else off).append(value)
+    if max(off) > p.grid_off * min(on) or max(off) > spots.contrast:
+        return None, f"a pip where a {fit.value} has none"
+    return fit, ""
+
+
+def glare_hides_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pips) -> bool:
+    """Could the glare on this face hide a pip? Yes unless the pips read a face and no place
+    where that face has no pip is glared: a highlight on the middle of a 5 leaves a clean 4,
+    one on the face between the pips hides nothing."""
+    if spots.glare <= p.glared:
+        return False
+    if fit is None:
+        return True
+    a, nine = places(fit, spots, p)
+    radius = p.place_radius * abs(a)
+    return any(
+        spots.saturated_at(place.real, place.imag, radius, p.saturated) > p.glared_place
+        for place, has_pip in nine
+        if not has_pip
+    )
+
+
+def confidence(fit: FaceFit, p: PipParams = PARAMS.pips) -> float:
+    """0.5..1 for a fit that passed: how far it is from every limit that would reject it."""
+    if fit.value == 1:
+        margin = 1 - float(np.hypot(*fit.centre)) / p.max_offset_one
+    else:
+        margin = min(1 - fit.error / p.max_fit_error, 1 - _tilt(fit.angle, 0.0) / p.max_angle)
+    return round(float(np.clip(0.5 + 0.5 * margin, 0.0, 1.0)), 3)
+
+
+def box_outline(centre: tuple[float, float], side: float) -> np.ndarray:
+    """An axis-aligned square outline ((4, 1, 2) float32) of `side` px around `centre`."""
+    x, y, h = centre[0], centre[1], side / 2
+    return np.array(
+        [[[x - h, y - h]], [[x + h, y - h]], [[x + h, y + h]], [[x - h, y + h]]], np.float32
+    )
+
+
+def read_pips(
+    frame: np.ndarray,
+    candidate: Candidate,
+    p: PipParams = PARAMS.pips,
+    leaning: tuple[float, float] | None = None,
+) -> PipReading:
+    """The geometric reading of the die at `candidate`.
+
+    leaning: (face aspect, layout stretch) above which the die leans; the kiosk's defaults are
+    `p.cocked_face, p.cocked_stretch` (single photos pass their own, photo.py).
+    """
+    cocked_face, cocked_stretch = leaning or (p.cocked_face, p.cocked_stretch)
+    outline = candidate.outline
+    if outline is None:
+        outline = box_outline(candidate.centre, candidate.size)
+    face = find_face(
+        frame, np.asarray(outline, np.float32), candidate.centre, candidate.size, 0.0, p
+    )
+    if face is None:
+        return PipReading(None, 0.0, None, RerollReason.UNREADABLE, "no face found")
+    spots = find_spots(frame, face, p)
+    n = len(spots.centres)
+
+    def refuse(reason: RerollReason, why: str) -> PipReading:
+        return PipReading(None, 0.0, face, reason, why, n)
+
+    fit, why = fit_pips(spots, p)
+    leans = face.aspect > cocked_face or (fit is not None and fit.stretch > cocked_stretch)
+    if glare_hides_pip(fit, spots, p):
+        return refuse(RerollReason.GLARE, "glare on the face may hide a pip")
+    if fit is None:
+        if spots.contrast > p.min_contrast and spots.sharpness(p) > p.blurred:
+            return refuse(RerollReason.BLUR, f"blurred ({why})")
+        if leans:
+            return refuse(RerollReason.COCKED, f"face {face.aspect:.2f} long ({why})")
+        return refuse(RerollReason.UNREADABLE, why)
+    if leans:
+        return refuse(RerollReason.COCKED, f"a {fit.value} on a face {face.aspect:.2f} long")
+    axes = face.axes
+    pips = tuple(
+        (float(z.real), float(z.imag))
+        for z in complex(*face.centre) + axes * (spots.centres @ np.array([1, 1j]))
+    )
+    return PipReading(fit.value, confidence(fit, p), face, None, "", n, pips, fit.stretch)

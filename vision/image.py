@@ -1,0 +1,104 @@
+"""Frames in: the checks before any dice are sought, and image files opened within a budget.
+
+`frame_problem` says in words why an array cannot be read (wrong type, shape, black, blown,
+flat); `load_image` opens a photo file without ever decoding more pixels than it is allowed:
+its size is read from the header first (Pillow reads headers only until asked for pixels), and a
+large JPEG is decoded at 1/2, 1/4 or 1/8 scale by the decoder itself, so a 20000 x 20000 file
+costs a header read and a message, never gigabytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.colour import percentile_u8
+from vision.params import PARAMS, FrameParams
+
+DECODE_PIXELS = 4_200_000  # a photo larger than this is decoded reduced (a 2592x1944 fits)
+_REDUCED = (
+    (2, cv2.IMREAD_REDUCED_COLOR_2),
+    (4, cv2.IMREAD_REDUCED_COLOR_4),
+    (8, cv2.IMREAD_REDUCED_COLOR_8),
+)
+
+
+class ImageFileError(ValueError):
+    """A photo file that cannot be read; the message says why, for the person who gave it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Photo:
+    """A decoded photo: the BGR uint8 (h, w, 3) pixels, and the factor from them to the file's
+    pixels (1, 2, 4 or 8: positions read on `frame` times `scale` are positions in the file)."""
+
+    frame: np.ndarray
+    scale: int = 1
+
+
+def frame_problem(frame: object, p: FrameParams = PARAMS.frame) -> str | None:
+    """A short explanation of why `frame` cannot be read, or None when it can be examined.
+
+    A readable frame is a BGR uint8 array of shape (h, w, 3), not black, not saturated and not
+    flat (a lens cap, a dead camera, a blown exposure all end here, not in the dice finder).
+    """
+    if not isinstance(frame, np.ndarray):
+        return f"not an image array ({type(frame).__name__})"
+    if frame.dtype != np.uint8:
+        return f"pixels are {frame.dtype}, expected uint8"
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        return f"shape {frame.shape}, expected (height, width, 3) BGR"
+    if min(frame.shape[:2]) < p.min_side:
+        return f"frame too small ({frame.shape[1]}x{frame.shape[0]})"
+    grey = frame[::8, ::8].max(axis=2)
+    low, high = percentile_u8(grey, 2), percentile_u8(grey, 98)
+    if high < p.black:
+        return "frame is black"
+    if low > p.saturated:
+        return "frame is saturated"
+    if high - low < p.min_contrast:
+        return "frame is flat (no contrast)"
+    return None
+
+
+def image_size(path: Path) -> tuple[int, int]:
+    """(width, height) of an image file from its header alone. Raises ImageFileError."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            return image.size
+    except FileNotFoundError:
+        raise ImageFileError("no such file") from None
+    except IsADirectoryError:
+        raise ImageFileError("a folder, not an image") from None
+    except Image.DecompressionBombError as error:
+        raise ImageFileError(f"far too large ({error})") from None
+    except UnidentifiedImageError:
+        raise ImageFileError("not an image file") from None
+    except OSError as error:
+        raise ImageFileError(f"cannot open ({error.strerror or error})") from None
+
+
+def load_image(path: str | Path, p: FrameParams = PARAMS.frame) -> Photo:
+    """The photo at `path`, decoded within budget. Raises ImageFileError with the reason."""
+    path = Path(path)
+    width, height = image_size(path)
+    pixels = width * height
+    if pixels > p.max_pixels:
+        raise ImageFileError(
+            f"{width}x{height} is {pixels / 1e6:.0f} megapixels, more than the "
+            f"{p.max_pixels / 1e6:.0f} this reader opens"
+        )
+    scale, flag = 1, cv2.IMREAD_COLOR
+    for factor, reduced in _REDUCED:
+        if pixels / (scale * scale) <= DECODE_PIXELS:
+            break
+        scale, flag = factor, reduced
+    frame = cv2.imread(str(path), flag)
+    if frame is None:
+        raise ImageFileError("not an image OpenCV can decode")
+    return Photo(frame, scale)

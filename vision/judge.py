@@ -1,0 +1,148 @@
+"""The verdict: the two readings of each candidate must agree, then the roll must hold together.
+
+Contract: `judge_dice(candidates, pips, guesses, p) -> list[DieVerdict]` (one per candidate, same
+order) and `judge_roll(verdicts, unexplained, expect, p) -> Roll`. Pure: values in, values out.
+
+A die is announced only when the geometric reading (face.py) and the learned one (classify.py)
+give the same value, the pips' fit is within its margins and the classifier's calibrated
+probability reaches `ClassifyParams.sure` (the casino pattern: two algorithms that fail apart,
+a re-throw when they disagree). A candidate neither reading takes for a die face, that the
+finder is not sure of either, is clutter and left out; a candidate lying inside the face of a
+die read is a part of it (a pip, a glint). Every other candidate is a die that could not be
+read, and the roll is a reroll with its reason. The roll then must be `expect` dice whose top
+faces do not overlap (flat dice's top faces lie in one plane), with nothing else on the tray.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.params import PARAMS, Params
+from vision.reading import Die, RerollReason, Roll
+from vision.types import Candidate, DieVerdict, FaceGuess, PipReading
+
+# The order in which reasons are reported when several dice are refused: the one a visitor can
+# act on first (take the die out of the corner, lift the die off the other).
+PRIORITY = (
+    RerollReason.CUT,
+    RerollReason.OVERLAP,
+    RerollReason.COCKED,
+    RerollReason.GLARE,
+    RerollReason.BLUR,
+    RerollReason.UNREADABLE,
+)
+
+
+def judge_die(
+    candidate: Candidate, pips: PipReading, guess: FaceGuess, p: Params = PARAMS
+) -> DieVerdict:
+    """One candidate's verdict from its two readings."""
+    sure, none = p.classify.sure, p.classify.none
+    flat_none = guess.value is None and guess.p >= none
+    finder_sure = candidate.p_die >= p.judge.sure_die
+    looks_like_die = (
+        finder_sure or candidate.on_tray or guess.p_face >= 0.5 or pips.value is not None
+    )
+
+    def verdict(reason: RerollReason | None, detail: str, die: Die | None = None) -> DieVerdict:
+        return DieVerdict(candidate, pips, guess, die, reason, detail)
+
+    if not looks_like_die:
+        return DieVerdict(candidate, pips, guess, None, None, "not a die", counts=False)
+    if candidate.cut:
+        return verdict(RerollReason.CUT, "a die cut by the edge of the picture")
+    if candidate.at_wall and pips.face is not None:
+        tilt = max(pips.face.aspect, pips.stretch)
+        if tilt > p.judge.wall_face:
+            return verdict(RerollReason.COCKED, f"a die against the wall, foreshortened {tilt:.2f}")
+    if pips.value is not None and guess.value == pips.value:
+        if guess.p >= sure and pips.confidence >= p.judge.min_pip_confidence:
+            face = pips.face
+            assert face is not None  # a value is read on a face
+            die = Die(
+                value=pips.value,
+                center=(round(face.centre[0], 1), round(face.centre[1], 1)),
+                size=round(face.side, 1),
+                confidence=round(min(guess.p, pips.confidence), 3),
+            )
+            return verdict(None, "", die)
+        return verdict(
+            RerollReason.UNREADABLE, f"both read {pips.value}, not surely ({guess.p:.2f})"
+        )
+    if pips.value is not None:
+        if flat_none:
+            return verdict(RerollReason.COCKED, f"pips read {pips.value}; not a flat top face")
+        seen = "no face" if guess.value is None else str(guess.value)
+        return verdict(RerollReason.UNREADABLE, f"pips read {pips.value}, the classifier {seen}")
+    reason = pips.reason or RerollReason.UNREADABLE
+    if flat_none and reason is RerollReason.UNREADABLE and finder_sure:
+        reason = RerollReason.COCKED  # a die the finder is sure of, showing no flat top face
+    return verdict(reason, pips.detail)
+
+
+def _inside_face(verdict: DieVerdict, die: Die, p: Params) -> bool:
+    """Does this candidate's centre lie deep inside the face of `die` (and is it no larger)?"""
+    x, y = verdict.candidate.centre
+    near = np.hypot(x - die.center[0], y - die.center[1]) < p.judge.inside_face * die.size
+    return bool(near and verdict.candidate.size < p.candidates.body_of_face * die.size * 1.1)
+
+
+def judge_dice(
+    candidates: Sequence[Candidate],
+    pips: Sequence[PipReading],
+    guesses: Sequence[FaceGuess],
+    p: Params = PARAMS,
+) -> list[DieVerdict]:
+    """Every candidate's verdict; parts of a die read (inside its face) are left out."""
+    verdicts = [judge_die(c, r, g, p) for c, r, g in zip(candidates, pips, guesses, strict=True)]
+    read = [v for v in verdicts if v.die is not None]
+    out = []
+    for v in verdicts:
+        host = next((r for r in read if r is not v and _inside_face(v, r.die, p)), None)
+        if host is not None and (v.die is None or v.die.size < 0.7 * host.die.size):
+            v = DieVerdict(v.candidate, v.pips, v.guess, None, None, "part of a die read", False)
+        out.append(v)
+    return out
+
+
+def overlapping(
+    dice: Sequence[Die], apart: float = PARAMS.judge.faces_apart
+) -> list[tuple[Die, Die]]:
+    """Pairs of dice read with top faces overlapping: one die read twice, or one on another."""
+    return [
+        (a, b)
+        for i, a in enumerate(dice)
+        for b in dice[i + 1 :]
+        if np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1])
+        < apart * 0.5 * (a.size + b.size)
+    ]
+
+
+def judge_roll(
+    verdicts: Sequence[DieVerdict],
+    unexplained: Sequence[np.ndarray],
+    expect: int | None,
+    p: Params = PARAMS,
+) -> Roll:
+    """The roll: `ok` only when every die is read, nothing else lies there, the count is right."""
+    dice = tuple(sorted((v.die for v in verdicts if v.die is not None), key=lambda d: d.center))
+    refused = [v for v in verdicts if v.counts and v.die is None]
+    if refused:
+        worst = min(refused, key=lambda v: PRIORITY.index(v.reason))
+        x, y = worst.candidate.centre
+        return Roll(dice, worst.reason, f"{worst.detail} at ({x:.0f}, {y:.0f})")
+    if unexplained:
+        x, y = np.asarray(unexplained[0]).reshape(-1, 2).mean(axis=0)
+        why = f"something on the tray that is not one die (dice heaped?) at ({x:.0f}, {y:.0f})"
+        return Roll(dice, RerollReason.OVERLAP, why)
+    for a, b in overlapping(dice, p.judge.faces_apart):
+        why = f"the faces read at ({a.center[0]:.0f}, {a.center[1]:.0f}) and "
+        why += f"({b.center[0]:.0f}, {b.center[1]:.0f}) overlap: dice on top of each other"
+        return Roll(dice, RerollReason.OVERLAP, why)
+    if not dice:
+        return Roll((), RerollReason.WRONG_COUNT, "no dice found")
+    if expect is not None and len(dice) != expect:
+        return Roll(dice, RerollReason.WRONG_COUNT, f"{len(dice)} dice, expected {expect}")
+    return Roll(dice)

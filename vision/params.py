@@ -1,0 +1,124 @@
+"""Every threshold of the dice reader, in one frozen object, each with its unit and origin.
+
+The reader's stages take their part of `Params` as an argument (`PARAMS` by default), so a
+tuning script can try another operating point without touching code, and a reviewer finds
+every number in one place. Origins, as written beside each value:
+- *geometry*: follows from the shape of a die face (pip layouts, a square face);
+- *camera*: follows from what a camera does to a die (blur, clipping, noise);
+- *tuned*: chosen by `benchmarks/tune_reader.py` on the development photos for the stated
+  operating point (no wrong answer, then the most dice read); its output is in docs/vision.md;
+- *chosen*: a design choice, not measured (e.g. a budget).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class FrameParams:
+    """Whether a frame can be looked at at all, and the pixel budget."""
+
+    min_side: int = 32  # px; smaller frames cannot hold a readable die (geometry: 2 faces)
+    min_contrast: int = 12  # grey levels between the 2nd and 98th percentiles (camera)
+    black: int = 25  # grey level under which the 98th percentile means a dark frame (camera)
+    saturated: int = 245  # grey level over which the 2nd percentile means a blown frame (camera)
+    max_pixels: int = 40_000_000  # a file larger than this is refused before decoding (chosen)
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateParams:
+    """Where dice may be: the die finder, and on a calibrated tray the empty-tray difference."""
+
+    max_candidates: int = 24  # per frame, surest first: bounds a frame's cost (chosen)
+    min_p_die: float = 0.25  # finder heat under which a mark is not a candidate (tuned)
+    same_die: float = 0.5  # two candidates closer than this (die sides) are one die (geometry)
+    tray_distance: float = 22.0  # Lab distance to the empty tray that marks something on it
+    # (camera: sensor noise on an averaged frame is 3-6; a die on its own tray 30 or more)
+    tray_area: tuple[float, float] = (0.35, 1.9)  # blob area in die areas taken as one die
+    # (geometry: a die's body with its side in view is at most ~1.7 faces)
+    wall_touch: float = 0.06  # a die whose outline comes this close to the tray's wall (die
+    # sides) touches it, and may lean on it (then judged by JudgeParams.wall_face)
+    edge_margin: float = 0.05  # a box within this (die sides) of the frame edge is cut (camera)
+    body_of_face: float = 1.25  # die body side over top-face side seen from above (geometry)
+
+
+@dataclass(frozen=True, slots=True)
+class PipParams:
+    """The geometric reading: the top face found by its colour, its pips, and the layout fit."""
+
+    patch: int = 64  # body patch side, px (resampled: every threshold below is in die units)
+    patch_span: float = 1.3  # the body patch covers this many die sides
+    face_px: int = 44  # face patch: px per face side
+    face_span: float = 1.25  # the face patch covers this many face sides
+    pip_min: float = 0.07  # pip diameter, face sides (geometry: commercial dice 0.12-0.25)
+    pip_max: float = 0.36
+    min_contrast: float = 18.0  # Lab distance a pip stands out from its face (camera)
+    face_share: float = 0.6  # the face is closer to its colour than this share of the split
+    face_inset: float = 0.1  # face colour taken this far inside the face edges (face sides)
+    pip_reach: float = 0.58  # pips are sought this far from the face centre (face sides)
+    pip_limit: float = 0.46  # ...and kept when their centre is within this of it
+    saturated: int = 250  # grey level of a clipped (glared) pixel (camera)
+    spacing: tuple[float, float] = (0.17, 0.31)  # pip spacing, face sides (geometry)
+    max_fit_error: float = 0.28  # pip to its layout place, pip spacings (geometry)
+    max_angle: float = 12.0  # degrees between the pip layout and the face edges (geometry)
+    max_offset: float = 0.25  # pips' centre from the face centre, face sides (geometry)
+    max_offset_one: float = 0.16  # ...for a lone pip, which has no layout to vouch for it
+    pip_ratio: float = 2.6  # largest over smallest pip diameter (camera: blur, JPEG)
+    one_face: float = 0.55  # a lone pip counts only on a face this large (die sides: a top
+    # face found whole spans 0.65-0.8 of the box a die is found in, which takes in its sides)
+    one_spacing: float = 0.28  # pip spacing assumed for a lone pip's place check (geometry)
+    grid_off: float = 0.5  # an empty pip place differs from the face less than this of a pip
+    place_radius: float = 0.27  # a pip place's disc, pip spacings (geometry)
+    glared: float = 0.04  # share of clipped face pixels from which glare may hide a pip
+    glared_place: float = 0.1  # ...and does where it covers this much of an empty place
+    blurred: float = 0.052  # edge width (face sides) above which an unread face is blurred
+    cocked_face: float = 1.3  # a face rectangle longer than wide by this: the die leans
+    # (geometry: a top face tilted 40 degrees; a flat die seen from above is square)
+    cocked_stretch: float = 1.5  # a pip layout squashed this much along one axis: leaning
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifyParams:
+    """The learned face classifier's answer, as calibrated probabilities."""
+
+    sure: float = 0.8  # calibrated probability a face must reach to count as read (tuned)
+    none: float = 0.8  # probability of "not a flat face" that makes a candidate clutter (tuned)
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeParams:
+    """Agreement of the two readings per die, then the roll."""
+
+    min_pip_confidence: float = 0.5  # the geometric reading's margin to its limits (tuned)
+    sure_die: float = 0.5  # finder heat from which a mark is a die even if no face is read
+    faces_apart: float = 0.7  # flat dice's faces lie at least this (mean sides) apart (geometry:
+    # top faces of flat dice lie in one plane and never overlap; a size read runs ~25% large)
+    wall_face: float = 1.07  # a die touching the wall leans if its top face or pip layout is
+    # foreshortened more than this (geometry: leaning on a wall tilts a die 20 degrees or more,
+    # 1.06 and up; flat ivory dice on the simulated tray measure 1.01-1.05)
+    inside_face: float = 0.45  # a candidate whose centre lies this deep (face sides) inside a
+    # read die's face is a part of that die (a pip, a glint), not another die (geometry)
+
+
+@dataclass(frozen=True, slots=True)
+class PhotoParams:
+    """Rules for single photos only (no calibrated tray): never applied in the kiosk."""
+
+    cocked_face: float = 1.6  # a hand-held camera at a slant foreshortens flat dice this much
+    cocked_stretch: float = 1.8
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """The reader's one parameter set."""
+
+    frame: FrameParams = field(default_factory=FrameParams)
+    candidates: CandidateParams = field(default_factory=CandidateParams)
+    pips: PipParams = field(default_factory=PipParams)
+    classify: ClassifyParams = field(default_factory=ClassifyParams)
+    judge: JudgeParams = field(default_factory=JudgeParams)
+    photo: PhotoParams = field(default_factory=PhotoParams)
+
+
+PARAMS = Params()

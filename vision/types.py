@@ -1,0 +1,73 @@
+"""What passes between the reader's stages. The kiosk sees only `vision.reading` (Roll, Die).
+
+candidates.py -> Candidate; face.py -> PipReading; classify.py -> FaceGuess; judge.py ->
+DieVerdict per candidate and the Roll. All positions and sizes are in pixels of the frame read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vision.pips import Face
+from vision.reading import Die, RerollReason
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """Where a die may be: centre (x, y) and die side (px), how sure the die finder is that a
+    die lies there (0 when only the empty-tray difference saw it), whether the tray difference
+    saw it, its outline when one is known ((n, 1, 2) int32; else a square of `size`), whether
+    it is cut by the picture's edge, and whether it lies closer to the tray's wall than a flat
+    die can (then it leans on it)."""
+
+    centre: tuple[float, float]
+    size: float
+    p_die: float
+    on_tray: bool = False
+    outline: object = None
+    cut: bool = False
+    at_wall: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PipReading:
+    """The geometric reading of one candidate: the face its pips fit, or why none.
+
+    value: 1..6, or None with `reason` and `detail`; confidence: 0..1 margin to the fit's
+    limits; face: the top face found (None if none); spots: pip-like spots counted;
+    pips: where the pips read lie (frame px); stretch: how much the fitted pip layout is
+    squashed along one axis (1: seen square-on; 4, 5 and 6 pips show it).
+    """
+
+    value: int | None
+    confidence: float
+    face: Face | None
+    reason: RerollReason | None
+    detail: str
+    spots: int = 0
+    pips: tuple[tuple[float, float], ...] = ()
+    stretch: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class FaceGuess:
+    """The learned classifier's reading of one candidate: its likeliest value (None: "not a
+    flat top face"), that answer's calibrated probability, and the probability of any face."""
+
+    value: int | None
+    p: float
+    p_face: float
+
+
+@dataclass(frozen=True, slots=True)
+class DieVerdict:
+    """What the judge made of one candidate: a die read (`die`), a die refused (`reason`), or
+    not a die at all (`counts` False: clutter, a pip, a glint; left out of the roll)."""
+
+    candidate: Candidate
+    pips: PipReading | None
+    guess: FaceGuess | None
+    die: Die | None
+    reason: RerollReason | None
+    detail: str
+    counts: bool = True
