@@ -80,7 +80,7 @@ def test_repeating_the_opponents_chance_earns_a_recovery_throw_that_an_azar_wins
 
 def test_a_failed_recovery_sets_the_opponents_new_chance_and_play_resumes() -> None:
     game, rulings = play_totals(MEDIO, [15, 10, 10, 10, 8])
-    assert rulings[-1].key == "medio_azar.new_opponent_chance"
+    assert str(rulings[-1]) == "medio_azar.new_opponent_chance{total=8, seat=1}"
     assert game.state.chances[Seat.TWO] == 8
     assert game.state.chances[Seat.ONE] is None
     assert game.state.phase == "medio_azar.phase.seek_chance"
