@@ -408,15 +408,16 @@ def open_screen(size: tuple[int, int] | None, windowed: bool) -> pygame.Surface:
     return pygame.display.set_mode(size or (0, 0), 0 if headless else pygame.FULLSCREEN)
 
 
-def build_watcher(config: Any, calibration: Any = None, dice: int = 3):
+def build_watcher(config: Any, calibration: Any = None, expect: int | None = 3):
     """The settle watcher over the real dice reader (which learns the die size from the dice it
-    reads when the calibration gives none), asking for `dice` dice, tuned by the [vision]
-    section."""
+    reads when the calibration gives none), asking for `expect` dice (the game in play's:
+    Hazard throws two), tuned by the [vision] section. `azar-kiosk watch` builds the same, so
+    a recording is read exactly as the camera is."""
     from vision.reader import TrayReader
     from vision.settle import SettleConfig, ThrowWatcher
 
     settle = SettleConfig(still_for=config.vision.settle_seconds, votes=config.vision.votes)
-    return ThrowWatcher(TrayReader(calibration, expect=dice), settle, calibration)
+    return ThrowWatcher(TrayReader(calibration, expect), settle, calibration)
 
 
 def build(

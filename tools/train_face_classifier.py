@@ -7,29 +7,27 @@ Reproduce (dev time only; torch is not a runtime dependency of the kiosk):
     PYTHONPATH=. /work/ml-venv/bin/python tools/train_face_classifier.py [--data DIR] [--seed 3]
 
 Data (labels in each set's annotations.csv; images sorted by path, the held-out part is every
-fourth image, `i % 4 == 3`, exactly as benchmarks/eval_photos.py splits them; nothing of the
-held-out part is used here, not even as negatives):
-- byler-d6-topdown, skovy-two-dice: development images only. Positives: each labelled die,
-  cut by `crop_die` 48 times (byler; skovy's few dice 80 times) at random rotations with scale
-  (0.85-1.2), offset and blur jitter (byler had 8 crops a die until the third training: 24 made
-  the pair sure of 95% of held-out byler dice instead of 89%, none wrong; 48, the fourth
-  training, 96.6% of them, and the reader 98.1% of all byler dice instead of 96.9%); a die's size
-  is the square root of its box's area, as the die finder (vision/dice_net.py) measures it.
-  Negatives ("not a die face"): patches of tray away from the dice, crops centred half a die
-  off a die (half dice), between two neighbouring dice (two-dice crops), far too small (a piece
-  of a face) or far too large (a cluster).
+fourth image, `i % 4 == 3`, exactly as benchmarks/eval_photos.py splits them, and the calibration
+part every eighth from the second, `i % 8 == 1`: neither is used here, not even as negatives):
+- byler-d6-topdown, skovy-two-dice, damiantab-phone: the rest (the training part). Positives:
+  each labelled die cut by `crop_die` PER_DIE times at random rotations with scale (0.85-1.2),
+  offset and blur jitter; a die's size is the square root of its box's area, as the die finder
+  (vision/dice_net.py) measures it. Negatives ("not a die face"): patches of table away from the
+  dice, crops centred half a die off a die (half dice), between two neighbouring dice, far too
+  small (a piece of a face, down to one pip of a large die) or far too large (a cluster).
 - matteop65-webcam-oblique: not used for positives (oblique views: the labelled top face is often
-  a sliver while a side face shows another value). Its development images give background
-  negatives (desk clutter) only.
-- Synthetic dice drawn by tests/vision/synth.py with random body, pip and tray colours, sizes
-  and rotations (and cocked dice, tilted 40-70 degrees, as negatives), and dice thrown on the
-  simulated tray (hardware/sim) with random colours, for dice colours no photo shows.
+  a sliver while a side face shows another value). Its training part gives negatives only.
+- rendered tables (tools/render_dice.py --cache): every die wholly in the picture; flat dice are
+  positives, cocked dice negatives, plus the same kinds of negatives around them.
+- dice drawn flat by tests/vision/synth.py and thrown on the simulated tray (hardware/sim).
 Photometric augmentation while training: channel permutation (new colours), inversion (light
 pips on dark dice and the reverse), contrast, noise.
 
-The seed fixes everything (numpy and torch). Network: a strided 3x3 convolution then five 3x3
-blocks (24 to 128 channels), global average pooling, 7 outputs. The shipped networks: seeds 3
-and 11, `--epochs 14 --cache FILE` (83,572 crops; about 27 minutes each on two idle cores).
+The seed fixes everything (numpy and torch); `--steps` fixes the length (else `--minutes`
+chooses it from the speed of the first batches). Network: a strided 3x3 convolution then five
+3x3 blocks (24 to 128 channels), global average pooling, 7 outputs. After training, the
+temperature (vision/models/face_classifier.json) is fitted on the calibration part by
+tools/calibrate_face_classifier.py.
 """
 
 from __future__ import annotations
@@ -46,14 +44,17 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "vision"))
 sys.path.insert(0, str(REPO / "benchmarks"))
+sys.path.insert(0, str(REPO / "tools"))
 
 import synth  # noqa: E402
-from eval_face_classifier import load_split  # noqa: E402  (the split the evaluation uses)
+from eval_face_classifier import calibration_split  # noqa: E402  (the evaluation's split)
+from render_dice import read_cache  # noqa: E402
 
 from vision.face_classifier import INPUT, MODELS, crop_die, normalise  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "dice-photos"
-TRAIN_SETS = ("byler-d6-topdown", "skovy-two-dice")
+TRAIN_SETS = ("byler-d6-topdown", "skovy-two-dice", "damiantab-phone")
+PER_DIE = {"byler-d6-topdown": 24, "skovy-two-dice": 60, "damiantab-phone": 80}
 NEGATIVE_ONLY_SETS = ("matteop65-webcam-oblique",)
 
 
@@ -100,7 +101,7 @@ def negatives_around(frame, dice, rng, count: int, with_dice: bool = True) -> li
             s = max(s, d)
         else:  # a die at the wrong scale: a piece of its face, or a cluster around it
             _, x, y, ds = dice[rng.integers(len(dice))]
-            s = ds * (rng.uniform(0.35, 0.5) if rng.random() < 0.5 else rng.uniform(2.4, 3.5))
+            s = ds * (rng.uniform(0.15, 0.5) if rng.random() < 0.5 else rng.uniform(2.4, 3.5))
         out.append(crop_die(frame, (x, y), s, rng.uniform(0, 360)))
     return out
 
@@ -109,9 +110,9 @@ def photo_data(data: Path, rng) -> tuple[list, list]:
     """Crops and labels (0 = not a face, 1..6) from the development part of the photo sets."""
     crops, labels = [], []
     for name in TRAIN_SETS + NEGATIVE_ONLY_SETS:
-        dev, _ = load_split(data / name)
-        per_die = 48 if name == "byler-d6-topdown" else 80
-        for path, dice in dev.items():
+        train, _ = calibration_split(data / name)
+        per_die = PER_DIE.get(name, 0)
+        for path, dice in train.items():
             frame = cv2.imread(str(path))
             if name in NEGATIVE_ONLY_SETS:
                 negs = negatives_around(frame, dice, rng, 12, with_dice=False)
@@ -121,6 +122,29 @@ def photo_data(data: Path, rng) -> tuple[list, list]:
                         crops.append(jittered(frame, cx, cy, size, rng))
                         labels.append(value)
                 negs = negatives_around(frame, dice, rng, len(dice) * per_die // 4 + 6)
+            crops += negs
+            labels += [0] * len(negs)
+    return crops, labels
+
+
+def render_data(paths: list[Path], rng) -> tuple[list, list]:
+    """Crops of rendered dice wholly in the picture (flat: values; cocked: 0) and negatives."""
+    crops, labels = [], []
+    for frame, dice in (scene for path in paths for scene in read_cache(path)):
+        h, w = frame.shape[:2]
+        whole = [
+            d
+            for d in dice
+            if d.size / 2 <= d.centre[0] <= w - d.size / 2
+            and d.size / 2 <= d.centre[1] <= h - d.size / 2
+        ]
+        for d in whole:
+            for _ in range(3 if d.flat else 2):
+                crops.append(jittered(frame, *d.centre, d.size, rng))
+                labels.append(d.value if d.flat else 0)
+        if dice:
+            rows = [(d.value, *d.centre, d.size) for d in dice]
+            negs = negatives_around(frame, rows, rng, 3)
             crops += negs
             labels += [0] * len(negs)
     return crops, labels
@@ -213,11 +237,11 @@ def build_net():
     import torch.nn as nn
 
     def block(cin, cout):
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+        # no batch norm: the shipped network's (folded into its convolutions) is the start
+        return [nn.Conv2d(cin, cout, 3, padding=1), nn.ReLU()]
 
     return nn.Sequential(
-        nn.Conv2d(3, 24, 3, stride=2, padding=1, bias=False),  # 32
-        nn.BatchNorm2d(24),
+        nn.Conv2d(3, 24, 3, stride=2, padding=1),  # 32
         nn.ReLU(),
         *block(24, 32),
         nn.MaxPool2d(2),  # 16
@@ -249,23 +273,35 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--epochs", type=int, default=20)
-    parser.add_argument("--lr", type=float, default=5e-3, help="peak learning rate")
+    parser.add_argument(
+        "--renders", type=Path, nargs="+", required=True, help="tools/render_dice.py --cache"
+    )
+    parser.add_argument("--steps", type=int, help="batches of 256 (default: from --minutes)")
+    parser.add_argument("--minutes", type=float, default=25.0, help="time box of the training")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--lr", type=float, default=1e-3, help="peak learning rate")
     parser.add_argument("--cache", type=Path, help="crops saved here once, reused next time")
     parser.add_argument("--out", type=Path, default=MODELS[0])
+    parser.add_argument("--init", type=Path, help="start from this model (ONNX, same layers)")
     args = parser.parse_args()
 
     import torch
 
     torch.manual_seed(args.seed)
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
     start = time.time()
     if args.cache and args.cache.exists():
         saved = np.load(args.cache)
         crops, labels = saved["crops"], saved["labels"]
     else:
-        parts = [photo_data(args.data, rng), synth_data(rng, 6000), sim_data(rng, 30, 12)]
+        parts = [
+            photo_data(args.data, rng),
+            render_data(args.renders, rng),
+            synth_data(rng, 3000),
+            sim_data(rng, 20, 12),
+        ]
         crops = np.array([c for p in parts for c in p[0]], np.uint8)
         labels = np.array([v for p in parts for v in p[1]], np.int64)
         if args.cache:
@@ -275,36 +311,62 @@ def main() -> int:
         f"in {time.time() - start:.0f} s",
         flush=True,
     )
-    x_all = normalise(crops)
+    x_all = crops  # normalised a batch at a time (all at once: 4 bytes a value)
     rng = np.random.default_rng(args.seed)  # training draws the same with or without a cache
 
     net = build_net()
+    if args.init:
+        from train_dice_net import load_onnx_weights
+
+        load_onnx_weights(net, args.init)
     optimiser = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.epochs * (len(x_all) // 256)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
-    for epoch in range(args.epochs):
-        net.train()
-        order = rng.permutation(len(x_all))
-        total, right = 0.0, 0
-        for b in range(len(x_all) // 256):
-            idx = order[b * 256 : (b + 1) * 256]
-            xb = torch.from_numpy(augment(x_all[idx].copy(), rng))
-            yb = torch.from_numpy(labels[idx])
-            out = net(xb)
-            loss = loss_fn(out, yb)
-            optimiser.zero_grad()
+
+    def batch_of(step: int):
+        idx = order[(step * 256) % (len(order) - 256) :][:256]
+        x = augment(normalise(x_all[idx]), rng)
+        return torch.from_numpy(x), torch.from_numpy(labels[idx])
+
+    order = rng.permutation(len(x_all))
+    steps = args.steps
+    if steps is None:  # time a few batches (their updates are thrown away with this net)
+        trial = build_net()
+        trial_opt = torch.optim.AdamW(trial.parameters(), lr=1e-4)
+        t0 = time.time()
+        for k in range(8):
+            xb, yb = batch_of(k)
+            loss = loss_fn(trial(xb), yb)
+            trial_opt.zero_grad()
             loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += float(loss.detach()) * len(idx)
-            right += int((out.argmax(1) == yb).sum())
-        n = (len(x_all) // 256) * 256
-        print(
-            f"epoch {epoch + 1}: loss {total / n:.3f}, train accuracy {right / n:.3f} "
-            f"({time.time() - start:.0f} s)",
-            flush=True,
-        )
+            trial_opt.step()
+        per_step = (time.time() - t0) / 8
+        steps = max(100, int((args.minutes * 60 - (time.time() - start)) / per_step * 0.92))
+        rng = np.random.default_rng(args.seed)
+        order = rng.permutation(len(x_all))
+    print(f"{steps} steps of 256 crops ({steps * 256 / len(x_all):.1f} epochs)", flush=True)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps)
+    net.train()
+    total, right, seen = 0.0, 0, 0
+    for step in range(steps):
+        if step and step % (len(x_all) // 256) == 0:
+            order = rng.permutation(len(x_all))
+        xb, yb = batch_of(step)
+        out = net(xb)
+        loss = loss_fn(out, yb)
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        total += float(loss.detach()) * len(yb)
+        right += int((out.argmax(1) == yb).sum())
+        seen += len(yb)
+        if (step + 1) % 200 == 0 or step + 1 == steps:
+            print(
+                f"step {step + 1}: loss {total / seen:.3f}, train accuracy {right / seen:.3f} "
+                f"({time.time() - start:.0f} s)",
+                flush=True,
+            )
+            total, right, seen = 0.0, 0, 0
 
     net.eval()
     args.out.parent.mkdir(parents=True, exist_ok=True)

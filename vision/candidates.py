@@ -74,19 +74,22 @@ def _cut(
     return x - half < 0 or y - half < 0 or x + half > shape[1] or y + half > shape[0]
 
 
-def _on_tray(c: Candidate, tray: np.ndarray | None, p: CandidateParams) -> tuple[bool, bool]:
-    """(on the tray floor at all, touching its wall) for a candidate: its centre inside the
-    floor polygon, and its outline (or box) within `wall_touch` die sides of the polygon."""
+def _on_tray(c: Candidate, tray: np.ndarray | None, p: CandidateParams) -> tuple[str, bool]:
+    """Where a candidate lies against the tray floor's polygon: "in", "across" its edge (its
+    box reaching over it: cut, or up the wall), or "out" (beside the tray: not thrown); and
+    whether its outline (or box) comes within `wall_touch` die sides of the edge."""
     if tray is None:
-        return True, False
+        return "in", False
     polygon = np.asarray(tray, np.float32).reshape(-1, 1, 2)
     depth = cv2.pointPolygonTest(polygon, (float(c.centre[0]), float(c.centre[1])), True)
+    if depth <= -c.size / 2:
+        return "out", False
     if depth <= 0:
-        return False, False
+        return "across", True
     outline = c.outline if c.outline is not None else box_outline(c.centre, c.size)
     points = np.asarray(outline, np.float32).reshape(-1, 2)
     nearest = min(cv2.pointPolygonTest(polygon, (float(x), float(y)), True) for x, y in points)
-    return True, nearest < p.wall_touch * c.size
+    return "in", nearest < p.wall_touch * c.size
 
 
 def find_candidates(
@@ -105,10 +108,10 @@ def find_candidates(
         found, unexplained = _with_tray(frame, empty, found, die, p)
     kept = []
     for c in found:
-        inside, at_wall = _on_tray(c, tray, p)
-        if not inside:
-            continue  # outside the track: a die on the table beside it is not thrown
-        cut = _cut(c.centre, c.size, frame.shape, p)
+        where, at_wall = _on_tray(c, tray, p)
+        if where == "out":
+            continue  # beside the track: a die on the table is not thrown
+        cut = where == "across" or _cut(c.centre, c.size, frame.shape, p)
         kept.append(Candidate(c.centre, c.size, c.p_die, c.on_tray, c.outline, cut, at_wall))
     return kept[: p.max_candidates], unexplained
 

@@ -14,11 +14,13 @@ readings are independent, and judge.py asks them to agree.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.faces import LAYOUTS, FaceFit, fit_face
 from vision.params import PARAMS, PipParams
-from vision.pips import Spots, find_face, find_spots
+from vision.pips import Face, Spots, find_face, find_spots
 from vision.reading import RerollReason
 from vision.types import Candidate, PipReading
 
@@ -133,6 +135,24 @@ def box_outline(centre: tuple[float, float], side: float) -> np.ndarray:
     )
 
 
+def _reframed(
+    frame: np.ndarray, candidate: Candidate, face: Face, spots: Spots, p: PipParams
+) -> tuple[Face, Spots, FaceFit | None]:
+    """The pips sought again on a face of the size the die's box implies, turned as the face
+    found, centred where it was found and where the finder marked the die: the face found by
+    its colour takes in a side of the die's own colour, or a touching die, and runs large (pip
+    spacing too small, a side's pips among the top's). Each framing must pass every check of
+    fit_pips; the first that does is taken, else the first framing stands."""
+    for ratio in p.face_of_box:
+        for centre in (face.centre, candidate.centre):
+            again = replace(face, centre=centre, side=candidate.size / ratio, share=1 / ratio)
+            found = find_spots(frame, again, p)
+            fit, _ = fit_pips(found, p)
+            if fit is not None:
+                return again, found, fit
+    return face, spots, None
+
+
 def read_pips(
     frame: np.ndarray,
     candidate: Candidate,
@@ -147,7 +167,7 @@ def read_pips(
     cocked_face, cocked_stretch = leaning or (p.cocked_face, p.cocked_stretch)
     outline = candidate.outline
     if outline is None:
-        outline = box_outline(candidate.centre, candidate.size)
+        outline = box_outline(candidate.centre, p.outline * candidate.size)
     face = find_face(
         frame, np.asarray(outline, np.float32), candidate.centre, candidate.size, 0.0, p
     )
@@ -160,6 +180,9 @@ def read_pips(
         return PipReading(None, 0.0, face, reason, why, n)
 
     fit, why = fit_pips(spots, p)
+    if fit is None and spots.glare <= p.glared:
+        face, spots, fit = _reframed(frame, candidate, face, spots, p)
+        n = len(spots.centres)
     leans = face.aspect > cocked_face or (fit is not None and fit.stretch > cocked_stretch)
     if glare_hides_pip(fit, spots, p):
         return refuse(RerollReason.GLARE, "glare on the face may hide a pip")

@@ -12,13 +12,17 @@ die's centre, axis-aligned (the network was trained at every rotation), and resa
 side). Each channel is then centred on its own mean and the patch scaled by its standard
 deviation, so exposure and white balance do not matter.
 
-The networks run in OpenCV's DNN module (no other runtime dependency); they were trained by
-`tools/train_face_classifier.py` (seeds 3 and 11) and are shipped as `MODELS`,
-`vision/models/face_classifier.onnx` and `face_classifier_b.onnx`.
+The network runs in OpenCV's DNN module (no other runtime dependency); it was trained by
+`tools/train_face_classifier.py` and is shipped as `MODELS`. Its probabilities are calibrated:
+`CALIBRATION` (a JSON file beside it, written by tools/calibrate_face_classifier.py) holds the
+temperature its logits are divided by, fitted on real development photos it never trained on,
+and how many views `views` takes, so that a probability of 0.9 is right about nine times in
+ten (the reliability table: benchmarks/eval_face_classifier.py).
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Sequence
 from functools import cache
@@ -30,10 +34,11 @@ import numpy as np
 CROP_SCALE = 1.3  # crop side in die sides: the whole die with a little tray around it
 INPUT = 64  # network input side in pixels (a 40 px die is enlarged a little, nothing is lost)
 NOT_A_FACE = 0  # class index of "not a die face"; classes 1..6 are the values
-MODELS = tuple(  # an ensemble: networks trained alike from different seeds, which err apart
-    Path(__file__).with_name("models") / name
-    for name in ("face_classifier.onnx", "face_classifier_b.onnx")
-)
+MODELS = (Path(__file__).with_name("models") / "face_classifier.onnx",)  # averaged if several
+CALIBRATION = Path(__file__).with_name("models") / "face_classifier.json"
+# the views `views` takes, in this order: each a quarter turn (k) and whether mirrored; every
+# die face looks like a face of the same value so
+VIEWS = ((0, False), (2, True), (1, False), (3, True), (2, False), (0, True), (3, False), (1, True))
 
 
 def crop_die(
@@ -70,16 +75,21 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class FaceClassifier:
-    """The face networks, loaded once (`FaceClassifier.load()`): their answers are averaged."""
+    """The face network(s), loaded once (`FaceClassifier.load()`), answers calibrated."""
 
-    def __init__(self, nets: list[cv2.dnn.Net]) -> None:
+    def __init__(self, nets: list[cv2.dnn.Net], temperature: float = 1.0, views: int = 8) -> None:
         self._nets = nets
+        self.temperature = temperature
+        self.n_views = views
         self._lock = threading.Lock()  # a cv2.dnn.Net must not run in two threads at once
 
     @staticmethod
     @cache
-    def load(paths: Path | tuple[Path, ...] = MODELS) -> FaceClassifier:
-        """The classifier from its ONNX file(s); loaded on first use and cached."""
+    def load(
+        paths: Path | tuple[Path, ...] = MODELS, calibration: Path | None = CALIBRATION
+    ) -> FaceClassifier:
+        """The classifier from its ONNX file(s) and calibration (None: temperature 1, eight
+        views); loaded on first use and cached."""
         nets = []
         for path in (paths,) if isinstance(paths, Path) else paths:
             if not Path(path).is_file():
@@ -88,11 +98,21 @@ class FaceClassifier:
             net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
             net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
             nets.append(net)
-        return FaceClassifier(nets)
+        if calibration is None:
+            return FaceClassifier(nets)
+        if not Path(calibration).is_file():
+            raise FileNotFoundError(f"face classifier calibration missing: {calibration}")
+        try:
+            fitted = json.loads(Path(calibration).read_text())
+            temperature, views = float(fitted["temperature"]), int(fitted["views"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"face classifier calibration unreadable: {calibration}") from error
+        if not (temperature > 0 and 1 <= views <= len(VIEWS)):
+            raise ValueError(f"face classifier calibration out of range: {calibration}")
+        return FaceClassifier(nets, temperature, views)
 
-    def each(self, crops: np.ndarray) -> np.ndarray:
-        """(networks, n, 7) class probabilities for (n, INPUT, INPUT, 3) crops, each network's:
-        column 0 is "not a die face", column v the value v."""
+    def logits(self, crops: np.ndarray) -> np.ndarray:
+        """(networks, n, 7) raw logits for (n, INPUT, INPUT, 3) crops, each network's."""
         if len(crops) == 0:
             return np.zeros((len(self._nets), 0, 7), np.float32)
         x = normalise(np.asarray(crops))
@@ -100,25 +120,38 @@ class FaceClassifier:
         with self._lock:
             for net in self._nets:
                 net.setInput(x)
-                out.append(softmax(net.forward().reshape(len(crops), -1).copy()))
+                out.append(net.forward().reshape(len(crops), -1).copy())
         return np.array(out)
+
+    def each(self, crops: np.ndarray) -> np.ndarray:
+        """(networks, n, 7) calibrated class probabilities for (n, INPUT, INPUT, 3) crops,
+        each network's: column 0 is "not a die face", column v the value v."""
+        z = self.logits(crops) / self.temperature
+        return np.array([softmax(net) for net in z]) if len(z[0]) else z
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
         """(n, 7) class probabilities for (n, INPUT, INPUT, 3) crops, the networks' mean."""
         return self.each(crops).mean(axis=0)
 
+    def view_logits(self, crops: np.ndarray, views: int | None = None) -> np.ndarray:
+        """(views x networks, n, 7) raw logits of each crop seen in the first `views` VIEWS."""
+        crops = np.asarray(crops)
+        seen = []
+        for k, mirrored in VIEWS[: views or self.n_views]:
+            view = np.rot90(crops, k, axes=(1, 2))
+            seen.append(self.logits(np.ascontiguousarray(view[:, :, ::-1] if mirrored else view)))
+        return np.concatenate(seen)
+
     def views(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Each crop seen eight ways (four turns, each mirrored: every die face looks like a
-        face of the same value so) by every network: the mean (n, 7) probabilities, and whether
-        all those answers agree. A face read the same however it is turned, by networks that
-        err apart, is read for its pips, not for a glint or a neighbour's edge."""
+        """Each crop seen `n_views` ways (turned, mirrored: every die face looks like a face
+        of the same value so) by every network: the mean (n, 7) calibrated probabilities, and
+        whether all those answers agree. A face read the same however it is turned is read for
+        its pips, not for a glint or a neighbour's edge."""
         crops = np.asarray(crops)
         if len(crops) == 0:
             return np.zeros((0, 7), np.float32), np.zeros(0, bool)
-        turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
-        seen = np.concatenate(
-            [self.each(np.ascontiguousarray(v)) for v in turned + [v[:, :, ::-1] for v in turned]]
-        )
+        z = self.view_logits(crops) / self.temperature
+        seen = np.array([softmax(v) for v in z])
         answers = seen.argmax(axis=2)
         return seen.mean(axis=0), (answers == answers[0]).all(axis=0)
 

@@ -52,7 +52,7 @@ def judge_die(
     if not looks_like_die:
         return DieVerdict(candidate, pips, guess, None, None, "not a die", counts=False)
     if candidate.cut:
-        return verdict(RerollReason.CUT, "a die cut by the edge of the picture")
+        return verdict(RerollReason.CUT, "a die cut by the edge of the picture or the tray")
     if candidate.at_wall and pips.face is not None:
         tilt = max(pips.face.aspect, pips.stretch)
         if tilt > p.judge.wall_face:
@@ -82,11 +82,19 @@ def judge_die(
     return verdict(reason, pips.detail)
 
 
-def _inside_face(verdict: DieVerdict, die: Die, p: Params) -> bool:
-    """Does this candidate's centre lie deep inside the face of `die` (and is it no larger)?"""
+def _inside_face(verdict: DieVerdict, host: DieVerdict, p: Params) -> bool:
+    """Does this candidate's centre lie on the face of the die read in `host` (within
+    `inside_face` face sides of its centre along the face's own axes), while it is smaller than
+    that die or no face at all? (A die of its size showing a face there lies on it.)"""
+    face = host.pips.face if host.pips is not None else None
+    if face is None or host.die is None:
+        return False
     x, y = verdict.candidate.centre
-    near = np.hypot(x - die.center[0], y - die.center[1]) < p.judge.inside_face * die.size
-    return bool(near and verdict.candidate.size < p.candidates.body_of_face * die.size * 1.1)
+    z = complex(x - face.centre[0], y - face.centre[1]) / face.axes
+    on = max(abs(z.real), abs(z.imag)) < p.judge.inside_face
+    smaller = verdict.candidate.size < 0.8 * host.candidate.size  # a pip, a spot
+    no_face = verdict.guess is not None and verdict.guess.value is None  # a glint, a rim
+    return bool(on and (smaller or no_face))
 
 
 def judge_dice(
@@ -100,24 +108,41 @@ def judge_dice(
     read = [v for v in verdicts if v.die is not None]
     out = []
     for v in verdicts:
-        host = next((r for r in read if r is not v and _inside_face(v, r.die, p)), None)
-        if host is not None and (v.die is None or v.die.size < 0.7 * host.die.size):
+        host = next((r for r in read if r is not v and _inside_face(v, r, p)), None)
+        if host is not None:
             v = DieVerdict(v.candidate, v.pips, v.guess, None, None, "part of a die read", False)
         out.append(v)
-    return out
+    return _apart(out, p)
 
 
-def overlapping(
-    dice: Sequence[Die], apart: float = PARAMS.judge.faces_apart
-) -> list[tuple[Die, Die]]:
-    """Pairs of dice read with top faces overlapping: one die read twice, or one on another."""
+def _apart(verdicts: list[DieVerdict], p: Params) -> list[DieVerdict]:
+    """Dice whose top faces would overlap lie on one another: both are refused (`overlap`)."""
+    counted = [v for v in verdicts if v.counts]
+    crowded = set()
+    for i, a in enumerate(counted):
+        for b in counted[i + 1 :]:
+            face = min(_face_side(a, p), _face_side(b, p))  # a box found over two dice is large
+            (ax, ay), (bx, by) = _centre(a), _centre(b)
+            apart = p.judge.faces_apart if a.die and b.die else p.judge.boxes_apart
+            if np.hypot(ax - bx, ay - by) < apart * face:
+                crowded.update((id(a), id(b)))
+    why = "dice on top of each other"
     return [
-        (a, b)
-        for i, a in enumerate(dice)
-        for b in dice[i + 1 :]
-        if np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1])
-        < apart * 0.5 * (a.size + b.size)
+        DieVerdict(v.candidate, v.pips, v.guess, None, RerollReason.OVERLAP, why)
+        if id(v) in crowded
+        else v
+        for v in verdicts
     ]
+
+
+def _face_side(v: DieVerdict, p: Params) -> float:
+    return v.die.size if v.die else v.candidate.size / p.candidates.body_of_face
+
+
+def _centre(v: DieVerdict) -> tuple[float, float]:
+    """Where the finder marked the die: the face found on two touching dice of one colour can
+    take in a part of the other, and its centre is pulled towards it."""
+    return v.candidate.centre
 
 
 def judge_roll(
@@ -129,18 +154,14 @@ def judge_roll(
     """The roll: `ok` only when every die is read, nothing else lies there, the count is right."""
     dice = tuple(sorted((v.die for v in verdicts if v.die is not None), key=lambda d: d.center))
     refused = [v for v in verdicts if v.counts and v.die is None]
-    if refused:
-        worst = min(refused, key=lambda v: PRIORITY.index(v.reason))
-        x, y = worst.candidate.centre
-        return Roll(dice, worst.reason, f"{worst.detail} at ({x:.0f}, {y:.0f})")
     if unexplained:
         x, y = np.asarray(unexplained[0]).reshape(-1, 2).mean(axis=0)
         why = f"something on the tray that is not one die (dice heaped?) at ({x:.0f}, {y:.0f})"
         return Roll(dice, RerollReason.OVERLAP, why)
-    for a, b in overlapping(dice, p.judge.faces_apart):
-        why = f"the faces read at ({a.center[0]:.0f}, {a.center[1]:.0f}) and "
-        why += f"({b.center[0]:.0f}, {b.center[1]:.0f}) overlap: dice on top of each other"
-        return Roll(dice, RerollReason.OVERLAP, why)
+    if refused:
+        worst = min(refused, key=lambda v: PRIORITY.index(v.reason))
+        x, y = worst.candidate.centre
+        return Roll(dice, worst.reason, f"{worst.detail} at ({x:.0f}, {y:.0f})")
     if not dice:
         return Roll((), RerollReason.WRONG_COUNT, "no dice found")
     if expect is not None and len(dice) != expect:

@@ -47,6 +47,12 @@ class CandidateParams:
 class PipParams:
     """The geometric reading: the top face found by its colour, its pips, and the layout fit."""
 
+    outline: float = 1.0  # the top face is sought within a square this many finder die sides
+    # wide, when no outline of the die is known (tuned)
+    face_of_box: tuple[float, ...] = (1.25, 1.1, 1.45)  # a die's box (the finder's) over its
+    # top face's side: where the face found by colour fails, the pips are sought on faces of
+    # the box's size over these, in turn (geometry: a box takes in the sides perspective shows,
+    # 0.1 to 0.45 of the face)
     patch: int = 64  # body patch side, px (resampled: every threshold below is in die units)
     patch_span: float = 1.3  # the body patch covers this many die sides
     face_px: int = 44  # face patch: px per face side
@@ -73,9 +79,11 @@ class PipParams:
     glared: float = 0.04  # share of clipped face pixels from which glare may hide a pip
     glared_place: float = 0.1  # ...and does where it covers this much of an empty place
     blurred: float = 0.052  # edge width (face sides) above which an unread face is blurred
-    cocked_face: float = 1.3  # a face rectangle longer than wide by this: the die leans
-    # (geometry: a top face tilted 40 degrees; a flat die seen from above is square)
-    cocked_stretch: float = 1.5  # a pip layout squashed this much along one axis: leaning
+    cocked_face: float = 1.25  # a face rectangle longer than wide by this: the die leans
+    # (geometry: a top face tilted 37 degrees; a flat die seen from above is square, dark dice
+    # whose sides merge with the top measure up to 1.22 on the simulated tray)
+    cocked_stretch: float = 1.2  # a pip layout squashed this much along one axis: leaning
+    # (geometry: 34 degrees; the layout is fitted to pip centres, good to a few per cent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,13 +100,17 @@ class JudgeParams:
 
     min_pip_confidence: float = 0.5  # the geometric reading's margin to its limits (tuned)
     sure_die: float = 0.5  # finder heat from which a mark is a die even if no face is read
-    faces_apart: float = 0.7  # flat dice's faces lie at least this (mean sides) apart (geometry:
-    # top faces of flat dice lie in one plane and never overlap; a size read runs ~25% large)
+    faces_apart: float = 0.8  # flat dice's faces lie at least this (face sides) apart (geometry:
+    # two squares of side s that do not overlap have centres s apart or more; less 20% for the
+    # face found running large where two dice of one colour touch)
+    boxes_apart: float = 0.7  # ...and, for a die not read (its face side guessed from the
+    # finder's box), at least this (geometry, with the box's error)
     wall_face: float = 1.07  # a die touching the wall leans if its top face or pip layout is
     # foreshortened more than this (geometry: leaning on a wall tilts a die 20 degrees or more,
     # 1.06 and up; flat ivory dice on the simulated tray measure 1.01-1.05)
-    inside_face: float = 0.45  # a candidate whose centre lies this deep (face sides) inside a
-    # read die's face is a part of that die (a pip, a glint), not another die (geometry)
+    inside_face: float = 0.6  # a candidate whose centre lies within this (face sides, along the
+    # face's axes) of a read die's face centre is a part of that die (a pip, a glint on its
+    # rounded edge), not another die (geometry: the face reaches 0.5, its rounded rim a bit more)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +119,8 @@ class PhotoParams:
 
     cocked_face: float = 1.6  # a hand-held camera at a slant foreshortens flat dice this much
     cocked_stretch: float = 1.8
+    edge_to_edge: float = 1.2  # two foreshortened faces closer than this (face sides) lie edge
+    # to edge: maybe the top and the side of one leaning die (geometry)
 
 
 @dataclass(frozen=True, slots=True)

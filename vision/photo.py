@@ -4,13 +4,19 @@ A photo is taken by a hand-held camera at any slant, so flat dice away from the 
 foreshortened faces; on the kiosk's tray the camera looks straight down and a foreshortened face
 means a leaning die. This module is the one place that knows the difference: `is_photo` says
 which case a read is in, and `leaning_limits` gives the face aspect and pip-layout stretch above
-which a die leans. The kiosk's calibrated path never takes the photo limits.
+which a die leans, and `one_die_twice` refuses the one case those looser limits open up: the
+top and the side of one die leaning near 45 degrees, both foreshortened, read as two flat dice
+edge to edge. The kiosk's calibrated path never takes either.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from vision.calibration import Calibration
 from vision.params import PARAMS, Params
+from vision.reading import RerollReason
+from vision.types import DieVerdict
 
 
 def is_photo(calibration: Calibration | None) -> bool:
@@ -23,3 +29,28 @@ def leaning_limits(calibration: Calibration | None, p: Params = PARAMS) -> tuple
     if is_photo(calibration):
         return p.photo.cocked_face, p.photo.cocked_stretch
     return p.pips.cocked_face, p.pips.cocked_stretch
+
+
+def one_die_twice(verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVerdict]:
+    """Two dice read edge to edge whose faces are both foreshortened beyond what the kiosk's
+    straight-down camera allows, one of them with its pip layout squashed too, may be the top
+    and the side of one leaning die: both refused. (Opposite faces add up to 7, so one of the
+    two has 4 to 6 pips, whose layout shows a true tilt; a face found oblong because it took in
+    a touching die of its colour keeps a square layout.)"""
+    read = [v for v in verdicts if v.die is not None and v.pips and v.pips.face]
+    slanted = [v for v in read if v.pips.face.aspect > p.pips.cocked_face]
+    doubtful = set()
+    for i, a in enumerate(slanted):
+        for b in slanted[i + 1 :]:
+            reach = p.photo.edge_to_edge * max(a.die.size, b.die.size)
+            tilted = max(a.pips.stretch, b.pips.stretch) > p.pips.cocked_stretch
+            apart = np.hypot(a.die.center[0] - b.die.center[0], a.die.center[1] - b.die.center[1])
+            if tilted and apart < reach:
+                doubtful.update((id(a), id(b)))
+    why = "the top and the side of one leaning die?"
+    return [
+        DieVerdict(v.candidate, v.pips, v.guess, None, RerollReason.COCKED, why)
+        if id(v) in doubtful
+        else v
+        for v in verdicts
+    ]

@@ -61,6 +61,8 @@ def inspect(
     except cv2.error as error:  # a frame OpenCV cannot digest is a bad frame, not a crash
         return Roll((), RerollReason.BAD_FRAME, f"OpenCV: {error.err}"), []
     verdicts = judge_dice(candidates, pips, guesses, params)
+    if photo.is_photo(calibration):
+        verdicts = photo.one_die_twice(verdicts, params)
     return judge_roll(verdicts, unexplained, expect, params), verdicts
 
 

@@ -206,6 +206,8 @@ _NEIGHBOURS = np.ones((3, 3), np.uint8)
 _AROUND = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.float32)  # the 8 neighbours
 _PATCH = np.ones((2, 2), np.uint8)
 SHIFT_FLOOR = 0.03  # work pixels: a smaller global shift found is the noise of the estimate
+RIM_BETTER = 1.0  # undoing a shift must not make the picture's edge match worse
+ENVELOPE = 1.0  # share of a pixel's neighbourhood range a shift undone leaves as tolerance
 
 
 def changed_pixels(
@@ -232,17 +234,20 @@ def changed_pixels(
     like = mask if like is None else like
     plain = _changed(a, b, mask, level, like, None)
     dx, dy = shift_between(a, b, shake)
-    if np.hypot(dx, dy) < SHIFT_FLOOR:
+    if np.hypot(dx, dy) < SHIFT_FLOOR or not cv2.countNonZero(plain):
         return plain
     # taken when undoing it makes the picture's edge match better, where only the camera moves,
-    # or when it explains the change at several places apart (dice do not all move alike): a
-    # die moving alone in the middle also gives a shift, but neither of these
+    # or when it explains the change over the whole picture at several places apart (dice and
+    # the tray's walls do not all move alike): a die moving alone on a bare floor also gives a
+    # shift, but neither of these
+    if _rim_error(a, b, (dx, dy)) >= RIM_BETTER * _rim_error(a, b, None):
+        everywhere = np.full(mask.shape, 255, np.uint8)
+        before = _changed(a, b, everywhere, level, like, None)
+        after = _changed(a, b, everywhere, level, like, (dx, dy))
+        if 10 * cv2.countNonZero(after) > cv2.countNonZero(before) or _places(before) < 2:
+            return plain
     moved = _changed(a, b, mask, level, like, (dx, dy))
-    if _rim_error(a, b, (dx, dy)) < _rim_error(a, b, None):
-        return moved
-    if 10 * cv2.countNonZero(moved) <= cv2.countNonZero(plain) and _places(plain) >= 2:
-        return moved
-    return plain
+    return moved if cv2.countNonZero(moved) < cv2.countNonZero(plain) else plain
 
 
 def _changed(
@@ -261,7 +266,8 @@ def _changed(
     )
     b = cv2.multiply(b, gain)
     if shift is not None:
-        low, high = cv2.erode(b, _NEIGHBOURS), cv2.dilate(b, _NEIGHBOURS)
+        low = cv2.addWeighted(b, 1 - ENVELOPE, cv2.erode(b, _NEIGHBOURS), ENVELOPE, 0.0)
+        high = cv2.addWeighted(b, 1 - ENVELOPE, cv2.dilate(b, _NEIGHBOURS), ENVELOPE, 0.0)
         outside = cv2.max(cv2.subtract(a, high), cv2.subtract(low, a))
     else:
         outside = cv2.absdiff(a, b)
@@ -548,7 +554,7 @@ class ThrowWatcher:
             self._answered = False
             self.vote.clear()
             return None
-        stirred_at, self._stirred_at = self._stirred_at, None
+        stirred_at = self._stirred_at  # kept until this still scene is answered
         scene = self.detector.scene
         if self._answered:
             self._last_scene = scene  # follow slow light changes while nothing happens
@@ -557,6 +563,7 @@ class ThrowWatcher:
             stir = self.detector.last_motion - (t if stirred_at is None else stirred_at)
             if stir < self.config.min_motion:
                 self._answered = True  # a flicker of noise: the old answer still stands
+                self._stirred_at = None
                 return None
             return self._answer(self._not_moved(), scene)
         answer = self.vote.add(self._read(frame))
@@ -565,6 +572,7 @@ class ThrowWatcher:
         if answer.reason is RerollReason.WRONG_COUNT and not answer.dice:
             self._answered = True  # the reader sees no dice at all: a shadow, not a throw
             self._last_scene = scene
+            self._stirred_at = None
             return None
         last = self._last_roll
         if answer.ok and last is not None and same_dice(answer, last, self.config.place_tolerance):
@@ -577,6 +585,7 @@ class ThrowWatcher:
 
     def _answer(self, roll: Roll, scene: np.ndarray) -> Roll:
         self._answered = True
+        self._stirred_at = None
         self._last_scene = scene
         if roll.reason is not RerollReason.NOT_MOVED:
             self._last_roll = roll

@@ -1,7 +1,9 @@
 """`azar-kiosk read`: read the dice in photos, one line per image (or one JSON object).
 
-Exit code 0 when every image could be opened (whatever the dice said), 1 when one could not,
-2 for bad arguments.
+Exit code 0 when every image could be opened (whatever the dice said), 1 when one could not
+(each such image gets its message; the others are still read), 2 for bad arguments. A file is
+measured from its header before it is decoded: one too large is refused, a large one decoded
+reduced (vision/image.py), so no photo can exhaust the memory.
 """
 
 from __future__ import annotations
@@ -73,10 +75,24 @@ def roll_line(image: str, roll) -> str:
     return f"{image}: reroll, {roll.reason} ({roll.detail})"
 
 
+def in_file_pixels(roll, scale: int):
+    """The roll with positions and sizes from a reduced decode back in the file's pixels."""
+    if scale == 1:
+        return roll
+    from dataclasses import replace
+
+    dice = tuple(
+        replace(d, center=(d.center[0] * scale, d.center[1] * scale), size=d.size * scale)
+        for d in roll.dice
+    )
+    return replace(roll, dice=dice)
+
+
 def run(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.debug import annotate
+    from vision.image import ImageFileError, load_image
     from vision.reader import inspect
 
     if args.debug_dir is not None:
@@ -87,13 +103,15 @@ def run(args: argparse.Namespace) -> int:
             return 1
     failed = False
     for image in args.images:
-        frame = cv2.imread(image, cv2.IMREAD_COLOR) if Path(image).is_file() else None
-        if frame is None:
-            why = "no such file" if not Path(image).exists() else "not an image OpenCV can open"
-            print(f"{image}: cannot read ({why})", file=sys.stderr)
+        try:
+            photo = load_image(image)
+        except ImageFileError as error:
+            print(f"{image}: cannot read ({error})", file=sys.stderr)
             failed = True
             continue
+        frame = photo.frame
         roll, readings = inspect(frame, expect=args.expect)
+        roll = in_file_pixels(roll, photo.scale)
         print(
             json.dumps(roll_json(image, roll)) if args.json else roll_line(image, roll), flush=True
         )

@@ -12,12 +12,11 @@ import cv2
 import pytest
 
 from vision.reader import read_roll
-from vision.reading import RerollReason
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data" / "dice-photos"
 sys.path.insert(0, str(REPO / "benchmarks"))
-from eval_photos import load_labels  # noqa: E402
+from eval_photos import load_labels, split  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     not DATA.is_dir(), reason=f"real photo sets not found at {DATA} (checkout without ../shared)"
@@ -50,12 +49,16 @@ def wrong_values(roll, labels) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("set_name", ["skovy-two-dice", "byler-d6-topdown"])
+@pytest.mark.parametrize(
+    "set_name",
+    ["skovy-two-dice", "byler-d6-topdown", "damiantab-phone", "matteop65-webcam-oblique"],
+)
 def test_photos_are_never_announced_wrongly_and_dice_rarely_misread(set_name):
-    """Every third photo: no wrong announcement; a die read wrong (reported in a reroll, where
-    the learned second look misread a crowded die) stays under 1% of the labelled dice."""
+    """Every third development photo: no wrong announcement; a die reported with a wrong value
+    (in a reroll's dice) stays under 1% of the labelled dice."""
     announced, misread, labelled_dice = [], [], 0
-    for path, labels in list(labelled(set_name).items())[::3]:
+    development, _ = split(labelled(set_name))
+    for path, labels in list(development.items())[::3]:
         roll = read_roll(cv2.imread(str(path)), expect=None)
         labelled_dice += len(labels)
         misread += [f"{path.name}: {w}" for w in wrong_values(roll, labels)]
@@ -82,50 +85,6 @@ def test_golden_skovy_frame_reads_both_dice():
     roll = read_roll(cv2.imread(str(path)), expect=None)
     assert sorted(d.value for d in roll.dice) == sorted(v for v, *_ in labels)
     assert not wrong_values(roll, labels)
-
-
-def test_a_die_touching_the_frame_edge_with_its_top_in_view_is_read():
-    """skovy 13_10_50: the cream 4 touches the top of the frame, all its pips in view."""
-    path = DATA / "skovy-two-dice/images/train/WIN_20221211_13_10_50_Pro.jpg"
-    labels = labelled("skovy-two-dice")[path]
-    roll = read_roll(cv2.imread(str(path)), expect=None)
-    assert roll.ok and sorted(roll.values) == [4, 4] == sorted(v for v, *_ in labels)
-    assert not wrong_values(roll, labels)
-
-
-def test_a_die_whose_outline_a_pip_bit_into_is_read_within_its_convex_hull():
-    """skovy 13_08_50: the cream 3's body outline bends in around a pip at its edge, so the face
-    found stopped short of that pip (refused, and with the glare on its rim, as glare); sought
-    again within the outline's convex hull, the face holds all three pips and no glare on a
-    pip place: read."""
-    path = DATA / "skovy-two-dice/images/train/WIN_20221211_13_08_50_Pro.jpg"
-    labels = labelled("skovy-two-dice")[path]
-    roll = read_roll(cv2.imread(str(path)), expect=None)
-    assert roll.ok and sorted(roll.values) == [2, 3] == sorted(v for v, *_ in labels)
-    assert not wrong_values(roll, labels)
-
-
-def test_the_end_of_a_chair_leg_is_not_taken_for_a_blurred_die():
-    """skovy 13_07_25: the end of a dark strap by a chair's foot, marked faintly by the finder at
-    two thirds of a die, has no pips; the classifier, asked at the dice's size, surely sees no
-    face there, so it is clutter and both dice are read."""
-    path = DATA / "skovy-two-dice/images/train/WIN_20221211_13_07_25_Pro.jpg"
-    labels = labelled("skovy-two-dice")[path]
-    roll = read_roll(cv2.imread(str(path)), expect=None)
-    assert roll.ok and sorted(roll.values) == [4, 6] == sorted(v for v, *_ in labels)
-    assert not wrong_values(roll, labels)
-
-
-@pytest.mark.parametrize("name", ["valid_48.jpg", "valid_57.jpg"])
-def test_a_white_one_the_finder_marks_by_its_pip_is_not_left_out(name):
-    """A darker exposure of oblique webcam photos: the finder marks a white 1 on the pale desk by
-    its pip alone, which the classifier (shown the pip enlarged) took for no face, and the roll
-    was announced without the 1; seen at the dice's size, the 1 is there: a re-throw."""
-    path = DATA / "matteop65-webcam-oblique/images/valid" / name
-    labels = labelled("matteop65-webcam-oblique")[path]
-    roll = read_roll((cv2.imread(str(path)) * 0.6).astype("uint8"), expect=None)
-    assert not wrong_values(roll, labels)
-    assert roll.reason is RerollReason.UNREADABLE and "(1?)" in roll.detail
 
 
 def test_cli_reads_a_photo_as_json(tmp_path):
@@ -155,3 +114,13 @@ def test_cli_reads_a_photo_as_json(tmp_path):
     for die in answer["dice"]:
         assert set(die) == {"value", "center", "size", "confidence"}
     assert len(list(tmp_path.glob("*.png"))) == 1
+
+
+def test_the_pips_of_a_large_six_are_never_read_as_dice():
+    """Phone photos of one large 6 (damiantab dice26-dice50, 70-280 px): a pip is not a die, so
+    no 1 is ever announced there (a finder that took pips for dice once announced six 1s)."""
+    development, _ = split(labelled("damiantab-phone"))
+    sixes = [p for p in development if int(p.stem.removeprefix("dice")) >= 26][::3]
+    for path in sixes:
+        roll = read_roll(cv2.imread(str(path)), expect=None)
+        assert not roll.ok or roll.values == (6,), f"{path.name}: {roll}"

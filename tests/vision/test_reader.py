@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 import synth
@@ -11,11 +9,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from synth import DrawnDie
 
-from vision.bodies import Body
 from vision.calibration import Calibration
-from vision.pips import Face
-from vision.reader import DieReading, _check_wall, _slanted, read_body, read_dice, read_roll
-from vision.reading import Die, RerollReason
+from vision.reader import read_roll
+from vision.reading import RerollReason
 
 
 @pytest.mark.parametrize("style", synth.STYLES, ids=lambda s: f"body{s.body}")
@@ -143,87 +139,10 @@ def test_a_photo_taken_at_a_slant_is_read(style):
     its height, faces 1.25 times as wide as high, however turned)."""
     frame = synth.three_dice((2, 4, 5), style, side=56.0)
     h, w = frame.shape[:2]
-    assert read_roll(frame, second_look=False).ok  # straight on
+    assert read_roll(frame).ok  # straight on
     slanted = synth.cv2.resize(frame, (w, round(0.8 * h)), interpolation=synth.cv2.INTER_AREA)
-    roll = read_roll(slanted, second_look=False)
+    roll = read_roll(slanted)
     assert roll.ok and sorted(roll.values) == [2, 4, 5]
-
-
-def test_only_dice_all_foreshortened_alike_are_a_slanted_view():
-    """A die leaning among flat ones is foreshortened alone, or across the others."""
-
-    def leaning(foreshortening: float, long_axis: float, x: float = 0.0) -> DieReading:
-        face = Face((x, 0.0), 40.0, 0.0, 1.4, 1.0, 1.0, foreshortening, long_axis)
-        body = Body(
-            (0.0, 0.0), 44.0, ((0.0, 0.0), (44.0, 44.0), 0.0), np.zeros((4, 1, 2)), False, 1
-        )
-        return DieReading(body, None, RerollReason.COCKED, "die leaning", True, face)
-
-    alike = [leaning(1.35, 2.0), leaning(1.3, 178.0, 200.0), leaning(1.4, 10.0, 400.0)]
-    assert _slanted(alike)
-    # the top and the side of one die leaning 45 degrees: alike, but edge to edge
-    assert not _slanted([leaning(1.5, 90.0), leaning(1.5, 90.0, 33.0)])
-    assert not _slanted(alike[:1])  # one die: nothing to compare it with
-    assert not _slanted([*alike[:2], leaning(1.02, 60.0)])  # one die flat
-    assert not _slanted([*alike[:2], leaning(1.35, 50.0)])  # one foreshortened across
-    assert not _slanted([*alike[:2], leaning(1.8, 5.0)])  # one far more: leaning
-
-
-def _flat_die_showing_a_side(style, towards_middle: bool, band: float) -> np.ndarray:
-    """A single photo: a flat 4 near the top of the view, a side of `band` face sides showing
-    beside it (of the body's colour, a little shaded), towards the middle or away from it."""
-    frame = synth.tray(640, 480, style)
-    side, (x, y) = 48.0, (320.0, 90.0)
-    step = (side / 2 + band * side / 2) * (1 if towards_middle else -1)
-    shade = tuple(int(0.9 * c) for c in style.body)
-    synth._face(frame, (x, y + step), 0.0, side, band * side, shade, synth.PIPS[3], style.pip, side)
-    synth.draw_die(frame, DrawnDie(4, (x, y)), style)
-    return frame
-
-
-@pytest.mark.parametrize("band", [0.25, 0.35])
-def test_a_flat_die_in_perspective_is_read_in_a_single_photo(band):
-    """Away from the middle of a camera looking down, a flat die shows its side facing the
-    middle; its face found takes in that side (here: wood-brown dice). The same die showing a
-    side facing away from the middle is no flat die's view: with another die against it, to
-    lean on, the pips refuse it (alone, nothing props it: see UNPROPPED_FACE)."""
-    style = synth.WOOD_ON_FELT
-    roll = read_roll(_flat_die_showing_a_side(style, True, band), expect=None, second_look=False)
-    assert roll.ok and roll.values == (4,)
-    propped = _flat_die_showing_a_side(style, False, band)
-    synth.draw_die(propped, DrawnDie(2, (369.0, 90.0)), style)
-    assert not read_roll(propped, expect=None, second_look=False).ok
-
-
-def _flat_die_with_its_side(style, band: float) -> np.ndarray:
-    """A flat 4 in the middle of the tray, a plain side of `band` face sides and of its own
-    colour showing below it (as perspective shows a dark die's side)."""
-    frame = synth.tray(640, 480, style)
-    side, (x, y) = 48.0, (320.0, 240.0)
-    shade = tuple(int(0.95 * c) for c in style.body)
-    below = (x, y + side / 2 + band * side / 2)
-    synth._face(frame, below, 0.0, side, band * side, shade, [], style.pip, side)
-    synth.draw_die(frame, DrawnDie(4, (x, y)), style, shadow=False)
-    return frame
-
-
-def test_a_die_alone_cannot_lean():
-    """A die leans only on the tray's wall or on another die or thing: one lying alone, its
-    face found taking in a side of its own colour (too oblong for a flat die's top), is read;
-    the same die with another die against it, or by the wall, is refused."""
-    style = synth.RED_ON_LIGHT
-    empty = synth.tray(640, 480, style, seed=8)
-    frame = _flat_die_with_its_side(style, 0.2)
-    roll = read_roll(frame, expect=None, calibration=Calibration(empty=empty), second_look=False)
-    assert roll.ok and roll.values == (4,)
-    assert read_roll(frame, expect=None, second_look=False).values == (4,)  # a single photo
-    propped = frame.copy()
-    synth.draw_die(propped, DrawnDie(2, (369.0, 244.0)), style, shadow=False)
-    roll = read_roll(propped, expect=None, calibration=Calibration(empty=empty), second_look=False)
-    assert not roll.ok
-    floor = np.array([[100, 60], [540, 60], [540, 266], [100, 266]], np.int32)
-    at_wall = Calibration(tray=floor, empty=empty)
-    assert not read_roll(frame, expect=None, calibration=at_wall, second_look=False).ok
 
 
 @settings(deadline=None, max_examples=60)
@@ -274,8 +193,11 @@ def test_dice_on_top_of_each_other(style):
     dice = [DrawnDie(2, (200, 200)), DrawnDie(5, (225, 215), angle=30)]
     dice.append(DrawnDie(6, (450, 300), angle=20))
     frame = synth.scene(dice, style)
-    assert kiosk_read(frame, style).reason is RerollReason.OVERLAP
-    assert not read_roll(frame).ok
+    # refused: as dice on one another, or for the die above, which leans on the one below
+    refusals = (RerollReason.OVERLAP, RerollReason.COCKED, RerollReason.UNREADABLE)
+    assert kiosk_read(frame, style).reason in refusals
+    # a single photo may see only the die above and the other one: never three dice read
+    assert read_roll(frame).reason in (*refusals, RerollReason.WRONG_COUNT)
 
 
 @pytest.mark.parametrize("style", synth.STYLES[:3], ids=lambda s: f"body{s.body}")
@@ -285,35 +207,6 @@ def test_die_cut_by_the_image_edge(style):
     frame = synth.scene(dice, style)
     assert kiosk_read(frame, style).reason is RerollReason.CUT
     assert not read_roll(frame).ok
-
-
-@pytest.mark.parametrize("style", synth.STYLES, ids=lambda s: f"body{s.body}")
-def test_a_die_touching_the_image_edge_is_read_in_a_photo_when_its_top_is_in_view(style):
-    """A die whose body the picture's edge cuts while all nine pip places of its top face are
-    in view (skovy 13_10_50): a single photo reads it (the pips and the second look agree);
-    cut deeper, a pip place out of view, it stays `cut`; the kiosk, on its calibrated tray,
-    refuses it either way."""
-    for value in (1, 4, 5, 6):
-        dice = [DrawnDie(2, (150, 240), angle=10), DrawnDie(6, (300, 350), angle=5)]
-        touching = synth.scene([*dice, DrawnDie(value, (420, 24), angle=25)], style)
-        roll = read_roll(touching)
-        assert roll.ok and sorted(roll.values) == sorted([2, 6, value])
-        assert kiosk_read(touching, style).reason is RerollReason.CUT
-        deeper = synth.scene([*dice, DrawnDie(value, (420, 12), angle=25)], style)
-        assert read_roll(deeper).reason is RerollReason.CUT
-
-
-def test_a_die_is_in_view_when_its_nine_pip_places_lie_in_the_picture():
-    """in_view checks the empty places too: a 1 read with its pip whole but the row of places
-    below it out of the picture is not wholly in view."""
-    frame = synth.scene([DrawnDie(1, (320, 200), angle=20)])
-    readings, _ = read_dice(frame)
-    assert readings[0].die is not None and readings[0].in_view
-    # the same die with the picture ending just below its pip (its pip still whole)
-    short = frame[:212]
-    body = replace(readings[0].body, at_edge=False)
-    reading = read_body(short, body)
-    assert reading.die is not None and reading.die.value == 1 and not reading.in_view
 
 
 def test_die_cut_by_the_tray_edge_and_dice_outside_the_tray_ignored():
@@ -327,33 +220,16 @@ def test_die_cut_by_the_tray_edge_and_dice_outside_the_tray_ignored():
     assert roll.ok and sorted(roll.values) == [2, 4, 6]
 
 
-def test_die_against_the_tray_wall_may_lean_and_is_refused():
+def test_a_die_against_the_tray_wall_is_read_flat_and_refused_leaning():
+    """A die touching the wall may lean on it: it is read only when its top shows no tilt at
+    all (square face, square pip layout); tilted by 25 degrees it is refused."""
     tray = np.array([[100, 100], [560, 100], [560, 380], [100, 380]], np.int32)
     dice = [DrawnDie(2, (200, 200)), DrawnDie(4, (300, 355)), DrawnDie(6, (450, 300), angle=20)]
     roll = read_roll(synth.scene(dice), calibration=Calibration(tray=tray))
+    assert roll.ok and sorted(roll.values) == [2, 4, 6]
+    dice[1] = DrawnDie(4, (300, 355), tilt=25)
+    roll = read_roll(synth.scene(dice), calibration=Calibration(tray=tray))
     assert roll.reason is RerollReason.COCKED
-    assert "wall" in roll.detail
-
-
-def test_a_die_by_the_wall_with_its_pips_towards_it_leans():
-    """A dark die leaning on the dark foot of the wall stops short of the floor's outline; the
-    face found takes in the side it turns up, so its pips lie off the face towards the wall."""
-    tray = np.array([[100, 100], [560, 100], [560, 380], [100, 380]], np.float64)
-    face = Face((300.0, 128.0), 44.0, 0.0, 1.1, 1.0)
-    body = Body(
-        (300.0, 128.0), 44.0, ((300.0, 128.0), (44.0, 44.0), 0.0), np.zeros((4, 1, 2)), False, 1
-    )
-
-    def checked(centre_y: float, pips_off: tuple[float, float]) -> DieReading:
-        die = Die(4, (300.0, centre_y), 44.0, 0.9)
-        reading = DieReading(body, die, None, "", True, face, 4, pips_off)
-        return _check_wall(reading, tray, 40.0)
-
-    assert checked(128.0, (0.0, -8.0)).problem is RerollReason.COCKED  # 0.2 face to the wall
-    assert checked(128.0, (0.0, -4.0)).die is not None  # 0.1: a flat die in perspective
-    assert checked(128.0, (0.0, 8.0)).die is not None  # away from the wall
-    assert checked(128.0, (8.0, 0.0)).die is not None  # along it
-    assert checked(200.0, (0.0, -8.0)).die is not None  # 2.5 faces from the wall
 
 
 @pytest.mark.parametrize("style", synth.STYLES, ids=lambda s: f"body{s.body}")
@@ -495,19 +371,6 @@ def test_a_die_overhanging_another_is_not_read_as_two_flat_dice(style):
     frame = synth.scene([*dice, DrawnDie(6, (480, 120), angle=20)], style)
     roll = kiosk_read(frame, style)
     assert not roll.ok and roll.reason in (RerollReason.OVERLAP, RerollReason.UNREADABLE)
-
-
-def test_a_die_partly_under_another_is_not_read_by_the_pip_of_the_die_above():
-    """A 1 a quarter under a 2: the face found on the 1's part took in a pip of the 2 and read a
-    2; a pip of one die on the face of another shows the dice overlap, so both are refused, in
-    a single photo and on the calibrated tray alike (the second look may then read the 2)."""
-    side = DrawnDie(1, (0, 0)).side
-    dice = [DrawnDie(1, (250, 250), angle=20.0), DrawnDie(2, (250 + 0.75 * side, 250))]
-    frame = synth.scene([*dice, DrawnDie(6, (480, 120), angle=20)], synth.IVORY_ON_GREEN)
-    for roll in (read_roll(frame), kiosk_read(frame)):
-        assert roll.reason is RerollReason.OVERLAP and 1 not in roll.values
-    readings, _ = read_dice(frame)
-    assert sum(r.problem is RerollReason.OVERLAP for r in readings) == 2
 
 
 @settings(deadline=None, max_examples=40)

@@ -641,7 +641,9 @@ def test_simulated_throws_get_one_answer_each_and_a_non_throw_is_caught() -> Non
         answers = film(tray.settle_time + 1.5)
         assert len(answers) == 1
         when, answer = answers[0]
-        assert when - (started + tray.settle_time) < 0.3 + 4 / FPS + 0.1
+        # still_for, the votes, and a frame or two: a die's last creep, as small as a camera's
+        # shake from one frame to the next, is caught against the still window's first frame
+        assert when - (started + tray.settle_time) < 0.3 + 4 / FPS + 0.2
         if hazard is hazards.NOT_MOVED:
             assert answer.reason is RerollReason.NOT_MOVED
         elif answer.ok:

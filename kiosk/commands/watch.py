@@ -1,0 +1,166 @@
+"""`azar-kiosk watch`: a recording of a tray read as the kiosk reads its camera.
+
+Feeds a video file, or a folder of frames, through the settle detector, the dice reader and the
+vote exactly as the kiosk's vision worker does (kiosk.app.build_watcher), and prints one line per
+answer (one JSON object with --json). An exhibit builder films their own tray before opening day
+and sees what the referee would have said, and when.
+
+Exit code 0 when the source could be read to its end, 1 when it could not be opened (or no frame
+of it could), 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from kiosk.commands.read import _expect
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "watch",
+        help="read a recording of the tray as the kiosk would",
+        description="Read a video file, or a folder of frames, through settle detection, the "
+        "dice reader and the vote exactly as the kiosk does; one line per answer.",
+    )
+    parser.add_argument("source", metavar="SOURCE", type=Path, help="a video file or a folder")
+    parser.add_argument(
+        "--expect",
+        default="3",
+        type=_expect,
+        help="number of dice a throw must have, or 'any' (default: 3)",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per answer")
+    parser.add_argument(
+        "--calibration",
+        type=Path,
+        help="the tray's calibration (its calibration.json, or the folder holding it)",
+    )
+    parser.add_argument(
+        "--fps", type=float, default=30.0, help="frame rate of a folder of frames (default 30)"
+    )
+    parser.add_argument("--config", type=Path, help="TOML configuration ([vision] settings)")
+    parser.set_defaults(func=run)
+
+
+def answer_json(index: int, t: float, roll) -> dict:
+    """The fixed JSON shape of one answer."""
+    return {
+        "frame": index,
+        "time": round(t, 3),
+        "status": roll.status,
+        "reason": None if roll.ok else str(roll.reason),
+        "dice": [
+            {
+                "value": die.value,
+                "center": [die.center[0], die.center[1]],
+                "size": die.size,
+                "confidence": die.confidence,
+            }
+            for die in roll.dice
+        ],
+        "sum": roll.total,
+    }
+
+
+def answer_line(index: int, t: float, roll) -> str:
+    where = f"frame {index} ({t:.2f} s)"
+    if roll.ok:
+        return f"{where}: ok {' '.join(str(v) for v in roll.values)} (sum {roll.total})"
+    return f"{where}: reroll, {roll.reason} ({roll.detail})"
+
+
+class SourceError(ValueError):
+    """A recording that cannot be read; the message says why."""
+
+
+def frames(source: Path, fps: float) -> Iterator[tuple[int, float, object]]:
+    """(index, time in seconds, BGR frame) of a video or a folder of images, in order. A frame
+    of a folder that cannot be opened is reported on stderr and skipped."""
+    import cv2
+
+    from vision.image import ImageFileError, load_image
+    from vision.params import PARAMS
+
+    if source.is_dir():
+        paths = sorted(p for p in source.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not paths:
+            raise SourceError("no image files in the folder")
+        for index, path in enumerate(paths):
+            try:
+                photo = load_image(path)
+            except ImageFileError as error:
+                print(f"{path.name}: skipped ({error})", file=sys.stderr)
+                continue
+            yield index, index / fps, photo.frame
+        return
+    if not source.is_file():
+        raise SourceError("no such file or folder")
+    capture = cv2.VideoCapture(str(source))
+    try:
+        if not capture.isOpened():
+            raise SourceError("not a video OpenCV can open")
+        width = capture.get(cv2.CAP_PROP_FRAME_WIDTH)
+        height = capture.get(cv2.CAP_PROP_FRAME_HEIGHT)
+        if width * height > PARAMS.frame.max_pixels:
+            raise SourceError(f"frames of {width:.0f}x{height:.0f} are too large to read")
+        rate = capture.get(cv2.CAP_PROP_FPS) or fps
+        index = 0
+        while True:
+            ok, frame = capture.read()
+            if not ok:
+                break
+            yield index, index / rate, frame
+            index += 1
+        if index == 0:
+            raise SourceError("no frame could be decoded")
+    finally:
+        capture.release()
+
+
+def _calibration(path: Path | None):
+    from vision.calibration import Calibration, CalibrationError
+
+    if path is None:
+        return None
+    folder = path.parent if path.is_file() else path
+    try:
+        calibration = Calibration.load(folder)
+    except CalibrationError as error:
+        raise SourceError(f"calibration: {error}") from None
+    if calibration is None:
+        raise SourceError(f"no calibration in {folder}")
+    return calibration
+
+
+def run(args: argparse.Namespace) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is for the answers
+    from kiosk.app import build_watcher
+    from kiosk.config import ConfigError, load_config
+    from vision.settle import FrameError
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        print(f"configuration: {error}", file=sys.stderr)
+        return 2
+    try:
+        calibration = _calibration(args.calibration)
+        watcher = build_watcher(config, calibration, expect=args.expect)
+        for index, t, frame in frames(args.source, args.fps):
+            roll = watcher.update(frame, t)
+            if roll is None:
+                continue
+            line = answer_json(index, t, roll) if args.json else answer_line(index, t, roll)
+            print(json.dumps(line) if args.json else line, flush=True)
+    except (SourceError, FrameError) as error:
+        print(f"{args.source}: cannot watch ({error})", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,123 @@
+"""`azar-kiosk watch`: a recorded video of throws on the simulated tray, read as the kiosk would.
+
+The recording is made the way an exhibit builder would make one: a camera over the tray, a
+video file (MJPEG in AVI, which every OpenCV build writes), the tray's calibration saved by the
+calibration code. The camera shakes a little and adds noise, as a real one does.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.sim import SimulatedTray
+from kiosk.cli import main
+from vision.calibration import Calibration
+
+FPS = 30.0
+
+
+def record(path: Path, throws: int, seed: int) -> tuple[list[tuple[int, ...]], Calibration]:
+    """Film `throws` throws on the simulated tray into `path`; the values thrown, and the
+    tray's calibration (its floor and empty frame, no die size, as staff calibrate)."""
+    now = [0.0]
+    tray = SimulatedTray(resolution=(640, 480), seed=seed, clock=lambda: now[0])
+    tray.open()
+    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), FPS, (640, 480))
+    assert writer.isOpened()
+    rng = np.random.default_rng(seed)
+    thrown = []
+
+    def film(seconds: float) -> None:
+        for _ in range(int(seconds * FPS)):
+            frame = tray.read().image
+            dx, dy = rng.uniform(-1.0, 1.0, 2)  # the table shakes a little
+            move = np.float32([[1, 0, dx], [0, 1, dy]])
+            writer.write(cv2.warpAffine(frame, move, (640, 480), borderMode=cv2.BORDER_REFLECT))
+            now[0] += 1 / FPS
+
+    film(1.0)
+    for _ in range(throws):
+        tray.throw()
+        film(tray.settle_time + 1.5)
+        thrown.append(tuple(sorted(tray.last_values)))
+        tray.clear()
+        film(0.5)
+    writer.release()
+    return thrown, calibration
+
+
+@pytest.fixture(scope="module")
+def recording(tmp_path_factory) -> tuple[Path, Path, list[tuple[int, ...]]]:
+    folder = tmp_path_factory.mktemp("recording")
+    video = folder / "tray.avi"
+    thrown, calibration = record(video, throws=3, seed=21)
+    calibration.save(folder / "calibration")
+    return video, folder / "calibration", thrown
+
+
+def test_watch_answers_each_throw_once_in_the_documented_json(recording, capsys) -> None:
+    video, calibration, thrown = recording
+    assert main(["watch", str(video), "--json", "--calibration", str(calibration)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == len(thrown)  # one answer per throw, none while the tray is empty
+    for line, values in zip(lines, thrown, strict=True):
+        assert set(line) == {"frame", "time", "status", "reason", "dice", "sum"}
+        assert line["status"] in ("ok", "reroll")
+        if line["status"] == "ok":
+            assert line["reason"] is None
+            assert tuple(sorted(d["value"] for d in line["dice"])) == values
+            assert line["sum"] == sum(values)
+            for die in line["dice"]:
+                assert set(die) == {"value", "center", "size", "confidence"}
+                assert 0 <= die["confidence"] <= 1
+        else:
+            assert line["sum"] is None and isinstance(line["reason"], str)
+    assert sum(line["status"] == "ok" for line in lines) >= 2
+    times = [line["time"] for line in lines]
+    assert times == sorted(times)
+
+
+def test_watch_prints_a_line_per_answer_and_takes_a_calibration_file(recording, capsys) -> None:
+    video, calibration, thrown = recording
+    assert main(["watch", str(video), "--calibration", str(calibration / "calibration.json")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(thrown)
+    assert all(line.startswith("frame ") for line in lines)
+
+
+def test_watch_reads_a_folder_of_frames(tmp_path, capsys) -> None:
+    video = tmp_path / "tray.avi"
+    thrown, calibration = record(video, throws=1, seed=4)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    capture = cv2.VideoCapture(str(video))
+    index = 0
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        cv2.imwrite(str(folder / f"{index:05d}.png"), frame)
+        index += 1
+    (folder / "notes.txt").write_text("not a frame")
+    (folder / "99999.png").write_bytes(b"broken")
+    calibration.save(tmp_path / "calibration")
+    args = ["watch", str(folder), "--json", "--calibration", str(tmp_path / "calibration")]
+    assert main(args) == 0
+    out = capsys.readouterr()
+    assert len(out.out.splitlines()) == 1
+    assert "99999.png: skipped" in out.err
+
+
+def test_watch_says_why_it_cannot_read_a_source(tmp_path, capsys) -> None:
+    assert main(["watch", str(tmp_path / "missing.avi")]) == 1
+    assert "no such file" in capsys.readouterr().err
+    junk = tmp_path / "junk.avi"
+    junk.write_bytes(b"\0" * 1000)
+    assert main(["watch", str(junk)]) == 1
+    assert "cannot watch" in capsys.readouterr().err
