@@ -1,9 +1,16 @@
 """How fast the vision runs on one core: the per-frame settle check and a full read of three dice.
 
 Prints the median milliseconds at 640x480 and 1280x720 on drawn frames (a textured felt tray
-in a wooden rim, three dice with shadows, sensor noise), single-threaded. The targets on a
-typical x86 core are 1 ms for the settle check and 10 ms for a full read; a Raspberry Pi 4
-core is about ten times slower and must keep up with 30 frames per second.
+in a wooden rim, three dice with shadows, sensor noise), single-threaded: the settle check, the
+kiosk's calibrated read, the bare read (no calibration), and the read of a frame of noise (the
+worst case for the finder: it bounds what any frame can cost). Targets on one x86 core: 1 ms
+for the settle check, 15 ms for the calibrated read at 1280x720; a Raspberry Pi 4 core is about
+ten times slower.
+
+With `--photos N` it reads N phone photos (damiantab-phone, 907x1209) as `azar-kiosk read`
+does, each run in a fresh process, beside the blob + DBSCAN reader of benchmarks/blob_reader.py
+on the same photos, and prints wall time and peak memory (maximum resident set) of both.
+Targets: at most twice the blob reader's time, under 300 MB.
 
 With `--throws N` it then films N throws per frame size on the kiosk's simulated tray
 (`hardware.sim`, with perspective, shadows, noise and the hazards a referee must refuse) at 30
@@ -11,7 +18,7 @@ frames per second through `vision.settle.ThrowWatcher` and the reader, as the ki
 prints how many answers each throw got, whether they were right, how long after the dice stopped
 they came, and what the watcher cost per frame, reads included.
 
-    .venv/bin/python benchmarks/bench_vision.py [--repeat N] [--throws N]
+    .venv/bin/python benchmarks/bench_vision.py [--repeat N] [--throws N] [--photos N]
 """
 
 from __future__ import annotations
@@ -29,9 +36,7 @@ import numpy as np
 
 from hardware.sim.dice import PIPS
 from vision.calibration import Calibration
-from vision.dice_net import find_dice
 from vision.reading import RerollReason
-from vision.second_look import read_faces
 from vision.settle import SettleConfig, SettleDetector, ThrowWatcher
 
 VALUES = (3, 5, 6)
@@ -121,7 +126,7 @@ def measure(width: int, height: int, repeat: int, read_roll: Callable | None) ->
     greys = [cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) for frame in noisy]
     luma = SettleDetector(SettleConfig(), calibration)
     settle_grey = median_ms(lambda i: luma.update(greys[i % len(greys)], i / 30), repeat)
-    read_cell = bare_cell = finder_cell = "n/a"
+    read_cell = bare_cell = noise_cell = "n/a"
     answer = "vision.reader.read_roll not available yet"
     if read_roll is not None:
         runs = max(20, repeat // 5)
@@ -130,19 +135,16 @@ def measure(width: int, height: int, repeat: int, read_roll: Callable | None) ->
         )
         bare = median_ms(lambda i: read_roll(noisy[i % len(noisy)]), runs)
         read_cell, bare_cell = f"{calibrated:6.2f} ms", f"{bare:6.2f} ms"
-        finder = median_ms(
-            lambda i: read_faces(
-                noisy[i % len(noisy)], find_dice(noisy[i % len(noisy)], side / 0.8)
-            ),
-            runs,
-        )
-        finder_cell = f"{finder:6.2f} ms"
+        rng = np.random.default_rng(0)
+        static = [rng.integers(0, 256, (height, width, 3), np.uint8) for _ in range(4)]
+        noise = median_ms(lambda i: read_roll(static[i % len(static)]), max(10, runs // 2))
+        noise_cell = f"{noise:6.2f} ms"
         roll = read_roll(noisy[0], calibration=calibration)
         right = roll.ok and sorted(roll.values) == sorted(VALUES)
         answer = f"{roll.status} {roll.values} ({'right' if right else 'WRONG'})"
     return (
         f"{width:>4}x{height:<5} | {settle:9.3f} ms | {settle_grey:9.3f} ms | {read_cell:>9} | "
-        f"{bare_cell:>9} | {finder_cell:>9} | {answer}"
+        f"{bare_cell:>9} | {noise_cell:>9} | {answer}"
     )
 
 
@@ -201,10 +203,55 @@ def film_throws(resolution: tuple[int, int], throws: int, read_roll: Callable) -
     )
 
 
+PHOTO_SET = Path(__file__).resolve().parents[2] / "shared/data/dice-photos/damiantab-phone"
+_CHILD = """
+import sys, time
+sys.path.insert(0, {repo!r})
+paths = sys.argv[1:]
+start = time.perf_counter()
+if {blob!r}:
+    import cv2
+    from benchmarks.blob_reader import read_blobs
+    for path in paths:
+        read_blobs(cv2.imread(path))
+else:
+    from kiosk.cli import main
+    main(["read", "--json", *paths])
+seconds = time.perf_counter() - start
+peak = [l for l in open("/proc/self/status") if l.startswith("VmHWM")][0].split()[1]
+print("RESULT", seconds, int(peak) / 1024, file=sys.stderr)
+"""
+
+
+def photos(count: int) -> str:
+    """Wall time and peak memory of reading `count` phone photos, the reader against blobs."""
+    import subprocess
+    import sys
+
+    paths = sorted(str(p) for p in (PHOTO_SET / "images").rglob("*.jpg"))[:count]
+    if not paths:
+        return f"no photos at {PHOTO_SET}"
+    lines = [f"\n{len(paths)} phone photos (907x1209), each reader in a fresh process:"]
+    figures = {}
+    for name, blob in (("reader (azar-kiosk read)", False), ("blob + DBSCAN", True)):
+        code = _CHILD.format(repo=str(Path(__file__).resolve().parents[1]), blob=blob)
+        done = subprocess.run(
+            [sys.executable, "-c", code, *paths], capture_output=True, text=True, check=True
+        )
+        result = [line for line in done.stderr.splitlines() if line.startswith("RESULT")][-1]
+        seconds, peak = (float(v) for v in result.split()[1:])
+        figures[name] = seconds
+        lines.append(f"  {name:26s} {seconds:6.2f} s, peak {peak:5.0f} MB")
+    ratio = figures["reader (azar-kiosk read)"] / figures["blob + DBSCAN"]
+    lines.append(f"  reader / blob time: {ratio:.1f}x (target at most 2x)")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=300, help="timed calls per figure")
     parser.add_argument("--throws", type=int, default=0, help="simulated throws per frame size")
+    parser.add_argument("--photos", type=int, default=0, help="phone photos to read (max 50)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     try:
@@ -217,12 +264,13 @@ def main() -> None:
         print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("settle: the per-frame check on the BGR frame, and on its grey plane (picamera2 lores)")
     print("read: vision.reader.read_roll with the tray calibration, and bare (no calibration)")
-    print("2nd look: die finder and face classifier (eight views a die) on the same frame, what")
-    print("the reader adds when the pips alone do not give an ok roll (vision/second_look.py)")
+    print("noise: a frame of random pixels read bare (the most candidates any frame gives)")
     print(f"{'frame':>10} | {'settle BGR':>12} | {'settle grey':>12} | {'read':>9} | "
-          f"{'read bare':>9} | {'2nd look':>9} | answer")  # fmt: skip
+          f"{'read bare':>9} | {'noise':>9} | answer")  # fmt: skip
     for width, height in ((640, 480), (1280, 720)):
         print(measure(width, height, args.repeat, read_roll))
+    if args.photos:
+        print(photos(args.photos))
     if args.throws and read_roll is not None:
         print("\nThrows on the simulated tray, 30 frames per second, through ThrowWatcher:")
         for resolution in ((640, 480), (1280, 720)):

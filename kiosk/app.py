@@ -22,19 +22,28 @@ from typing import Any
 import pygame
 
 from kiosk import sdnotify
+from kiosk.events import CameraStatus, RollRead, Touched
 from kiosk.gamelog import GameLog
 from kiosk.i18n import Translator
+from kiosk.sound import Sounds
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.match import Match
 from kiosk.ui.scene import Scene
-from kiosk.worker import CameraStatus, RollRead
+from kiosk.ui.touch import BUTTON_KEYS, TouchPad
 
 log = logging.getLogger(__name__)
 
 STEP = 1 / 30  # seconds of game time per update
 MAX_CATCH_UP = 5  # updates per frame at most, after a stall
+STALL_SECONDS = 0.75  # a frame this slow froze the screen: presses made meanwhile are dropped
 FPS = 30
+POINTER_EVENTS = (
+    pygame.MOUSEBUTTONDOWN,
+    pygame.MOUSEBUTTONUP,
+    pygame.FINGERDOWN,
+    pygame.FINGERUP,
+)
 LOG_RETRY_SECONDS = 5.0  # how often writes waiting for a full disk are tried again
 
 
@@ -80,6 +89,8 @@ class Kiosk:
         self._tray = tray
         self.lights = lights
         self.keys = keys
+        self.touch = TouchPad(config.buttons.hold_seconds)
+        self.sounds = Sounds(config.sound)
         self.events: queue.Queue = events if events is not None else queue.Queue()
         self.clock = clock
         self.default_language = language or config.kiosk.language
@@ -89,6 +100,7 @@ class Kiosk:
         self.match: Match | None = None
         self.calibration = calibration  # the tray calibration the reader uses
         self.dice = 3  # how many dice the reader is asked for: the game in play's
+        self.next_first = 0  # the seat that casts first in the next game
         self.camera_ok = worker is not None
         self.notice: str | None = None  # a calm message after an error, shown for a while
         # A camera kiosk without a tray calibration cannot tell the tray from its rim: staff are
@@ -101,12 +113,13 @@ class Kiosk:
         self._last_view: tuple | None = None
         self._shots = 0
         self._carry = 0.0  # game time not yet consumed by fixed steps
+        self._stalled = False  # the last frame took STALL_SECONDS or more (real time)
         self._log_retry = LOG_RETRY_SECONDS
         self.reads = 0  # throws the reader has answered (the autoplay waits on it)
         self.data_dir: Path = Path(".")
         self.closers: list[Any] = []
         if worker is not None and hasattr(worker, "preview_width"):
-            worker.preview_width = self.layout.px(448)  # the play screen's camera panel
+            worker.preview_width = self.layout.px(334)  # 16:9 in the play screen's tray panel
         self.scenes: dict[str, Scene] = {name: cls(self) for name, cls in SCENES.items()}
         self.scene: Scene = self.scenes["attract"]
         self.previous = "attract"
@@ -116,6 +129,7 @@ class Kiosk:
             log.info("resuming game %s after %d throws", resumed.game_id, len(resumed.entries))
             self.match = resumed
             self.expect_dice(resumed.variant.dice)
+            self.next_first = int(resumed.first) ^ 1
             language = gamelog.game(resumed.game_id).language
             if language:
                 self.set_language(language)
@@ -134,6 +148,7 @@ class Kiosk:
         if self.scene.name != "maintenance":
             self.previous = self.scene.name
         self.scene = self.scenes[name]
+        self.touch.forget()
         self.scene.enter(**options)
         self.show_turn()
 
@@ -180,7 +195,9 @@ class Kiosk:
 
         if self.match is not None and not self.match.is_over:
             self.match.abandon()
-        self.match = Match.start(variant, self.log, Seat.ONE, self.tr.language)
+        # The first caster changes from game to game: throwing first is an edge in Azar.
+        first, self.next_first = self.next_first, Seat(self.next_first).other
+        self.match = Match.start(variant, self.log, first, self.tr.language)
         self.expect_dice(variant.dice)
         if self.worker is not None and hasattr(self.worker, "forget_last"):
             self.worker.forget_last()
@@ -241,9 +258,14 @@ class Kiosk:
                 self.running = False
             elif self.demo and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
                 self.running = False  # only the demo: a kiosk has no way out for visitors
+            elif event.type in POINTER_EVENTS:  # a tap counts on what it lands on
+                for touched in self.touch.handle(event, self.scene.targets(), self.layout, now):
+                    self.events.put(touched)
             elif self.keys is not None:
                 for button_event in self.keys.handle(event, now):
                     self.events.put(button_event)
+        for touched in self.touch.poll(now):
+            self.events.put(touched)
         if self.keys is not None:
             for button_event in self.keys.poll(now):
                 self.events.put(button_event)
@@ -260,18 +282,25 @@ class Kiosk:
         elif isinstance(event, RollRead):
             self.last_activity = self.clock()
             self.reads += 1
-        elif hasattr(event, "button"):
+        elif isinstance(event, Touched) or hasattr(event, "button"):
+            if self._stalled:
+                log.info("dropping a press made while the screen was frozen")
+                return  # replayed as a burst, presses nobody saw answered would play on
             self.last_activity = self.clock()
             if self.scenes["idle"].asking:
                 self.scenes["idle"].asking = False
                 return  # the press only answers "still playing?"
-            if event.button == "ok" and event.kind == "hold":
+            button = event.key if isinstance(event, Touched) else event.button
+            if button == "ok" and event.kind == "hold":
                 if self.scene.name == "maintenance":
                     self.goto(self.previous)
                 else:
                     self.goto("maintenance")
                 return
-            self.scene.on_button(event.button, event.kind)
+            if isinstance(event, Touched) and event.key not in BUTTON_KEYS:
+                self.scene.on_touch(event.key)
+            else:
+                self.scene.on_button(button, event.kind)
             return
         self.scene.on_event(event)
 
@@ -339,6 +368,7 @@ class Kiosk:
 
     def frame(self, dt: float) -> None:
         """One pass of the loop without the sleep: input, events, updates, drawing."""
+        started = time.monotonic()
         self.pump()
         self.drain()
         steps = 0
@@ -362,6 +392,7 @@ class Kiosk:
             except Exception:
                 log.exception("cannot draw the notice either")
         self.frames += 1
+        self._stalled = time.monotonic() - started >= STALL_SECONDS
 
     def run(
         self, max_seconds: float | None = None, on_frame: Callable[[], None] | None = None

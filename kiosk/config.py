@@ -99,7 +99,18 @@ class GameConfig:
 
     default_game: str = "azar"
     variant: str | None = None  # None = the standard rules
-    stakes_label: str = ""  # "" = the translated default ("denier")
+    stakes_label: str = ""  # "" = the translated default ("stake")
+    # More readings on the visitors' menu, "game/variant" separated by commas ("azar/dante").
+    menu_variants: str = ""
+
+
+@dataclass(frozen=True)
+class SoundConfig:
+    """The table's sounds: dice landing, a ruling, a win; and the optional spoken ruling."""
+
+    enabled: bool = True
+    volume: float = 0.5  # 0 (silent) to 1
+    speech: bool = False  # speak each ruling with espeak-ng, if installed
 
 
 @dataclass(frozen=True)
@@ -118,6 +129,7 @@ class Config:
     simulated: SimulatedConfig = field(default_factory=SimulatedConfig)
     kiosk: KioskConfig = field(default_factory=KioskConfig)
     game: GameConfig = field(default_factory=GameConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
     vision: VisionConfig = field(default_factory=VisionConfig)
 
 
@@ -219,6 +231,29 @@ def _convert(value: Any, hint: Any, key: str) -> Any:
     raise ConfigError(f"{key} = {value!r} is not allowed: expected {_type_name(hint)}")
 
 
+def menu_names(game: GameConfig) -> list[tuple[str, str | None]]:
+    """The [game] keys as (game, variant) pairs: the one offered first, then the menu's extras."""
+    pairs: list[tuple[str, str | None]] = [(game.default_game, game.variant)]
+    for item in game.menu_variants.split(","):
+        if item.strip():
+            name, _, variant = item.strip().partition("/")
+            pairs.append((name, variant or None))
+    return pairs
+
+
+def _check_games(game: GameConfig) -> None:
+    """Every game and variant the [game] section names exists in the rules' registry."""
+    from kiosk.rules.core import UnknownVariant
+    from kiosk.rules.variants import find_variant
+
+    for i, (name, variant) in enumerate(menu_names(game)):
+        key = "default_game" if i == 0 else "menu_variants"
+        try:
+            find_variant(name, variant)
+        except UnknownVariant as error:
+            _fail(f"game.{key}", getattr(game, key), str(error))
+
+
 def _fail(key: str, value: Any, allowed: str) -> typing.NoReturn:
     raise ConfigError(f"{key} = {value!r} is not allowed: {allowed}")
 
@@ -308,6 +343,9 @@ def validate(config: Config) -> Config:
         _fail("game.variant", game.variant, 'a variant name such as "dante", or leave it out')
     if len(game.stakes_label) > 24:
         _fail("game.stakes_label", game.stakes_label, "at most 24 characters")
+    _check_games(game)
+    if not 0 <= config.sound.volume <= 1:
+        _fail("sound.volume", config.sound.volume, "0 (silent) to 1")
 
     vision = config.vision
     if not 0.1 <= vision.settle_seconds <= 5:

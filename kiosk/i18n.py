@@ -54,7 +54,8 @@ class Translator:
         return f"{self.decimal(value * 100, digits)}{space}%"
 
     def player(self, seat: int) -> str:
-        return self(PLAYER).format(n=int(seat) + 1)
+        """ "Player 1" with a no-break space, so a line never breaks inside a player's name."""
+        return self(PLAYER).format(n=int(seat) + 1).replace(" ", "\u00a0")
 
     def ruling(self, key: str, params: dict | None = None) -> str:
         """One ruling as a sentence in this language (`key` is a rules MESSAGES key)."""

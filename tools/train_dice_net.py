@@ -4,28 +4,35 @@ Reproduce (dev time only; torch is not a runtime dependency of the kiosk):
 
     python3 -m venv /work/ml-venv
     /work/ml-venv/bin/pip install torch==2.13.0 numpy opencv-python-headless==4.11.0.86 onnx
-    /work/ml-venv/bin/python tools/train_dice_net.py [--data DIR] [--seed 5] [--minutes 35]
+    .venv/bin/python tools/render_dice.py --cache /tmp/renders-17.pkl --scenes 500 --seed 17
+    .venv/bin/python tools/render_dice.py --cache /tmp/renders-18.pkl --scenes 500 --seed 18
+    git show 9e7546f:vision/models/dice_net.onnx > /tmp/dice_net_before.onnx
+    nice -n 10 /work/ml-venv/bin/python tools/train_dice_net.py \
+        --renders /tmp/renders-17.pkl /tmp/renders-18.pkl --init /tmp/dice_net_before.onnx \
+        --seed 5 --minutes 25 --threads 2
 
-The shipped model (vision/models/dice_net.onnx) is `--seed 5 --minutes 35` (11,039 steps of 16
-crops on two cores; the run is time-boxed, so another machine stops at another step).
+The shipped model is that run: 534 steps of 16 crops on the shared two-core machine. The run is
+time-boxed, so another machine stops at another step; the seed fixes the data and the order of
+the crops. `--init` starts from the previous model (its batch norm folded into the
+convolutions, so this net has none).
 
-The net is fully convolutional: for every 4x4 cell of the frame it says how likely a die's top
-face is centred there (a heat map) and how large the die is. Which face a die shows is the face
-classifier's job (tools/train_face_classifier.py): a value head trained in this net along with
-the heat map did not learn (its loss stayed at ln 6 over 2,400 steps), crops did. It is
-trained on:
-- byler-d6-topdown and skovy-two-dice, development images only: images sorted by path, the
-  held-out part is every fourth image (`i % 4 == 3`) exactly as benchmarks/eval_photos.py splits
-  them; nothing of the held-out part is used here. Skovy frames are first scaled to a long side
-  of 640 px, as the reader's working copy.
-- dice thrown on the simulated tray (hardware/sim) in random colours and sizes, for dice and trays
-  no photo shows; with `--drawn N` also N frames of dice drawn flat by tests/vision/synth.py.
-- matteop65-webcam-oblique is not used: its labelled top faces are often slivers of oblique views.
-Augmentation: die size 18-60 px, any rotation, mirror (every pip layout is its own mirror image up
-to rotation), channel permutation (new colours), inversion (light pips on dark dice), exposure
-(x0.45-1.5: the net reads raw pixels, and the model trained without it left out dice in photos
-0.6 times as bright), white balance (x0.8-1.2 a channel), contrast, gamma, blur, noise. The seed
-fixes the data and the initial weights.
+The net is fully convolutional: for every 4x4 cell of its input it says how likely a die's top
+face is centred there (a heat map) and how large the die is. It is trained for one band of die
+sizes only, `dice_net.BAND` (10-64 px as the net sees them); vision/dice_net.py runs it on a
+pyramid of the frame so that every die falls in the band at one level. So that a level never
+takes a pip of a die too large for it for a small die, every crop shows dice either in the band
+(they are positives), well above it (up to 420 px: their pips, faces and edges are negatives) or
+well below it (2.5-7 px: specks where a finer level finds dice, negatives too); dice just
+outside the band are neither (their cells do not count in the loss).
+
+Data (images sorted by path, the held-out part is every fourth image, `i % 4 == 3`, exactly as
+benchmarks/eval_photos.py splits them; nothing of the held-out part is used here):
+- the development part of all four photo sets (byler-d6-topdown, damiantab-phone,
+  matteop65-webcam-oblique, skovy-two-dice), at full resolution;
+- rendered tables (tools/render_dice.py): textured surfaces, 3-D dice in every colour, cocked
+  dice (still dice for the finder), shadows, glare, clutter, blur, noise, JPEG.
+Augmentation: die size (log-uniform in the band, or 96-420 px), any rotation, mirror, channel
+permutation, inversion, exposure (x0.45-1.5), white balance, contrast, gamma, blur, noise.
 """
 
 from __future__ import annotations
@@ -46,17 +53,30 @@ from torch.nn import functional as F
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tools"))
+
+from render_dice import read_cache  # noqa: E402
+
+from vision.dice_net import BAND, STRIDE  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "dice-photos"
 MODEL = REPO / "vision" / "models" / "dice_net.onnx"
-STRIDE = 4
-CROP = 256
-LONG_SIDE = 640
+CROP = 160
+TRAIN_BAND = (BAND[0] * 0.9, BAND[1] * 1.12)  # positives: a little past the trusted band
+LARGE = (BAND[1] * 1.5, 420.0)  # negatives: dice this large show only pips and edges
+TINY = (2.5, BAND[0] * 0.7)  # negatives too: specks a coarser level sees where a finer finds dice
+SETS = {  # set -> share of the training crops
+    "byler-d6-topdown": 0.2,
+    "damiantab-phone": 0.13,
+    "skovy-two-dice": 0.07,
+    "matteop65-webcam-oblique": 0.07,
+}
+RENDERS = 0.53
 
 
 def load_set(set_dir: Path, held_out: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
     """[(image, dice)] of one set's development (or held-out) part; dice rows (value, cx, cy,
-    size), the image scaled to a long side of at most 640 px."""
+    size), size the square root of the box's area."""
     labels: dict[Path, list] = defaultdict(list)
     with open(set_dir / "annotations.csv", newline="") as handle:
         for row in csv.DictReader(handle):
@@ -68,97 +88,16 @@ def load_set(set_dir: Path, held_out: bool = False) -> list[tuple[np.ndarray, np
     for i, (path, dice) in enumerate(sorted(labels.items())):
         if (i % 4 == 3) != held_out:
             continue
-        image = cv2.imread(str(path))
-        scale = min(1.0, LONG_SIDE / max(image.shape[:2]))
-        if scale < 1.0:
-            image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        rows = np.array(dice, np.float32)
-        rows[:, 1:] *= scale
-        out.append((image, rows))
+        out.append((cv2.imread(str(path)), np.array(dice, np.float32)))
     return out
 
 
-def random_colour(rng) -> tuple[int, int, int]:
-    return tuple(int(c) for c in rng.integers(0, 256, 3))
-
-
-def luma(bgr) -> float:
-    return 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]
-
-
-def dice_colours(rng) -> tuple[tuple[int, int, int], ...]:
-    """Random BGR colours of a die body, its pips (at least 70 apart in luma) and the tray."""
-    body = random_colour(rng)
-    pip = random_colour(rng)
-    while abs(luma(body) - luma(pip)) < 70:
-        pip = random_colour(rng)
-    return body, pip, random_colour(rng)
-
-
-def sim_frames(rng, trays: int, throws: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Frames of dice at rest on the simulated tray, with their values, centres and sizes."""
-    from hardware.sim import SimulatedTray
-
+def render_set(path: Path) -> list[tuple[np.ndarray, np.ndarray]]:
     out = []
-    for _ in range(trays):
-        hexes = ["#{:02x}{:02x}{:02x}".format(*c[::-1]) for c in dice_colours(rng)]
-        tray = SimulatedTray(
-            (640, 480),
-            die_size=int(rng.uniform(30, 60)),
-            die_colour=hexes[0],
-            pip_colour=hexes[1],
-            felt_colour=hexes[2],
-            surface="felt" if rng.random() < 0.5 else "wood",
-            seed=int(rng.integers(1 << 30)),
-            clock=lambda: 0.0,
-        )
-        for _ in range(throws):
-            tray.throw()
-            poses = tray._throw.final
-            frame = tray.render(poses)
-            dice = []
-            for pose in poses:
-                corners = tray.geometry.project(pose.corners(tray.geometry.die))
-                (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-                top = pose.centre + np.array([0.0, 0.0, tray.geometry.die / 2])
-                cx, cy = tray.geometry.project(top)
-                dice.append((pose.top_value(), cx, cy, math.sqrt((x1 - x0) * (y1 - y0))))
-            out.append((frame, np.array(dice, np.float32)))
-    return out
-
-
-def synth_frames(rng, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Dice drawn by tests/vision/synth.py: flat colours, random styles, sizes and places, some
-    touching; a look neither the photos nor the simulated tray have."""
-    sys.path.insert(0, str(REPO / "tests" / "vision"))
-    import synth
-
-    out = []
-    for _ in range(count):
-        body, pip, tray = dice_colours(rng)
-        style = synth.Style(body=body, pip=pip, tray=tray)
-        side = float(rng.uniform(24, 64))
-        dice: list = []
-        for _ in range(int(rng.integers(1, 7))):
-            for _ in range(30):
-                x, y = rng.uniform(side, 640 - side), rng.uniform(side, 480 - side)
-                gaps = [np.hypot(x - d.centre[0], y - d.centre[1]) for d in dice]
-                if all(gap > 1.25 * side for gap in gaps):
-                    value = int(rng.integers(1, 7))
-                    dice.append(synth.DrawnDie(value, (x, y), side, float(rng.uniform(0, 90))))
-                    break
-        frame = synth.scene(dice, style, uneven=float(rng.uniform(0, 0.5)))
-        # sized as the photos' labels are: the side of the die's axis-aligned box
-        rows = [
-            (
-                d.value,
-                *d.centre,
-                side
-                * (abs(math.cos(math.radians(d.angle))) + abs(math.sin(math.radians(d.angle)))),
-            )
-            for d in dice
-        ]
-        out.append((frame, np.array(rows, np.float32)))
+    for image, dice in read_cache(path):
+        if dice:
+            rows = np.array([(d.value, *d.centre, d.size) for d in dice], np.float32)
+            out.append((image, rows))
     return out
 
 
@@ -166,7 +105,7 @@ def photometric(image: np.ndarray, rng) -> np.ndarray:
     x = image.astype(np.float32) / 255.0
     if rng.random() < 0.5:
         x = x[:, :, rng.permutation(3)]
-    if rng.random() < 0.25:
+    if rng.random() < 0.2:
         x = 1.0 - x
     if rng.random() < 0.5:
         x = x * rng.uniform(0.45, 1.5)  # exposure: another camera's gain, a darker room
@@ -184,44 +123,55 @@ def photometric(image: np.ndarray, rng) -> np.ndarray:
 
 
 def sample(source: tuple[np.ndarray, np.ndarray], rng) -> tuple[np.ndarray, ...]:
-    """One training crop and its targets: heat (1, h, w), log die size (h, w), and where the
-    size is known (h, w): the cells by a die's centre, die whole in the crop."""
+    """One training crop and its targets: heat (1, h, w), log die size (h, w), where the size
+    is known (h, w), and the weight of each cell in the heat loss (1, h, w)."""
     image, dice = source
-    size = float(np.median(dice[:, 3]))
-    scale = rng.uniform(18, 60) / size
+    ref = float(dice[rng.integers(len(dice)), 3])
+    pick = rng.random()
+    lo, hi = TRAIN_BAND if pick < 0.7 else LARGE if pick < 0.9 else TINY
+    scale = float(np.exp(rng.uniform(np.log(lo), np.log(hi)))) / ref
     angle = rng.uniform(0, 360)
     if rng.random() < 0.7:
-        cx, cy = dice[rng.integers(len(dice)), 1:3] + rng.normal(0, 60 / scale, 2)
+        cx, cy = dice[rng.integers(len(dice)), 1:3] + rng.normal(0, 50 / scale, 2)
     else:
         cx, cy = rng.uniform(0, image.shape[1]), rng.uniform(0, image.shape[0])
-    matrix = cv2.getRotationMatrix2D((float(cx), float(cy)), angle, scale)
-    matrix[:, 2] += (CROP / 2 - cx, CROP / 2 - cy)
+    # shrink the whole picture by area first (no aliasing), then turn and cut the crop
+    fill = tuple(float(c) for c in np.median(image[::4, ::4].reshape(-1, 3), axis=0))
+    k = 1.0
+    if scale < 1:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        k = image.shape[1] / source[0].shape[1]
+    matrix = cv2.getRotationMatrix2D((float(cx * k), float(cy * k)), angle, scale / k)
+    matrix[:, 2] += (CROP / 2 - cx * k, CROP / 2 - cy * k)
     if rng.random() < 0.5:
         matrix[0] = -matrix[0]
         matrix[0, 2] += CROP
-    # A plain border: a mirrored border would show dice without labels.
-    fill = tuple(float(c) for c in np.median(image.reshape(-1, 3), axis=0))
-    crop = cv2.warpAffine(image, matrix, (CROP, CROP), borderValue=fill)
+    region = image
+    crop = cv2.warpAffine(region, matrix, (CROP, CROP), borderValue=fill)
     x = photometric(crop, rng)
     cells = CROP // STRIDE
     heat = np.zeros((cells, cells), np.float32)
+    weight = np.ones((cells, cells), np.float32)
     sized = np.zeros((cells, cells), bool)
     logsize = np.zeros((cells, cells), np.float32)
     gy, gx = np.mgrid[0:cells, 0:cells].astype(np.float32) + 0.5
-    points = np.c_[dice[:, 1:3], np.ones(len(dice))] @ matrix.T
-    for (_, _, _, s), (px, py) in zip(dice, points, strict=True):
-        s *= scale
-        u, w = px / STRIDE, py / STRIDE
+    points = np.c_[dice[:, 1:3] * k, np.ones(len(dice))] @ matrix.T
+    for s, (px, py) in zip(dice[:, 3] * scale, points, strict=True):
+        u, v = px / STRIDE, py / STRIDE
+        d2 = (gx - u) ** 2 + (gy - v) ** 2
+        if not (TRAIN_BAND[0] <= s <= TRAIN_BAND[1]):
+            if TINY[1] < s < LARGE[0]:  # just too small or too large for the band: neither
+                weight[d2 <= max(1.0, (s / STRIDE * 0.4) ** 2)] = 0.0
+            continue
         if not (-s / 8 <= px < CROP + s / 8 and -s / 8 <= py < CROP + s / 8):
             continue
         sigma = max(0.6, s / STRIDE * 0.12)
-        d2 = (gx - u) ** 2 + (gy - w) ** 2
         heat = np.maximum(heat, np.exp(-d2 / (2 * sigma**2)))
         inside = s / 2 <= px < CROP - s / 2 and s / 2 <= py < CROP - s / 2
         near = d2 <= max(1.0, (s / STRIDE * 0.22) ** 2)
         sized[near] = inside
         logsize[near] = math.log(s)
-    return x.transpose(2, 0, 1).astype(np.float32), heat[None].astype(np.float32), logsize, sized
+    return (x.transpose(2, 0, 1).astype(np.float32), heat[None], logsize, sized, weight[None])
 
 
 class DiceNet(nn.Module):
@@ -231,22 +181,19 @@ class DiceNet(nn.Module):
         super().__init__()
 
         def conv(cin, cout, stride=1, dilation=1):
+            # no batch norm: the shipped net's (folded into its convolutions) is the start
             return nn.Sequential(
-                nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False),
-                nn.BatchNorm2d(cout),
-                nn.ReLU(inplace=True),
+                nn.Conv2d(cin, cout, 3, stride, dilation, dilation), nn.ReLU(inplace=True)
             )
 
         self.stem = nn.Sequential(conv(3, 16, 2), conv(16, 24, 2), conv(24, 24))
         self.deep = nn.Sequential(
-            conv(24, 48, 2), conv(48, 48), conv(48, 48, dilation=2), conv(48, 48, dilation=4)
+            conv(24, 48, 2),
+            conv(48, 48),
+            conv(48, 48, dilation=2),
+            conv(48, 48, dilation=4),
         )
-        self.fuse = nn.Sequential(
-            nn.Conv2d(72, 32, 1, bias=False),
-            nn.BatchNorm2d(32),
-            nn.ReLU(inplace=True),
-            conv(32, 32),
-        )
+        self.fuse = nn.Sequential(nn.Conv2d(72, 32, 1), nn.ReLU(inplace=True), conv(32, 32))
         self.head = nn.Conv2d(32, 2, 1)
 
     def forward(self, x):
@@ -255,12 +202,29 @@ class DiceNet(nn.Module):
         return self.head(self.fuse(torch.cat([shallow, deep], 1)))
 
 
-def loss_of(out, heat, logsize, sized):
-    """CenterNet's focal loss on the heat map (cells by each centre are positives) plus the
-    size error where the size is known."""
+def load_onnx_weights(net: nn.Module, path: Path) -> None:
+    """Start from a shipped model: its convolutions (batch norm folded in), in graph order."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    nodes = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
+    layers = [m for m in net.modules() if isinstance(m, nn.Conv2d | nn.Linear)]
+    if len(nodes) != len(layers):
+        raise SystemExit(f"{path}: {len(nodes)} layers, the net has {len(layers)}")
+    with torch.no_grad():
+        for node, layer in zip(nodes, layers, strict=True):
+            layer.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+            layer.bias.copy_(torch.from_numpy(weights[node.input[2]].copy()))
+
+
+def loss_of(out, heat, logsize, sized, weight):
+    """CenterNet's focal loss on the heat map (cells by each centre are positives; cells of
+    weight 0 do not count) plus the size error where the size is known."""
     pred = torch.sigmoid(out[:, :1]).clamp(1e-4, 1 - 1e-4)
-    pos = (heat > 0.85).float()
-    neg = 1 - pos
+    pos = (heat > 0.85).float() * weight
+    neg = (1 - (heat > 0.85).float()) * weight
     pos_loss = -(torch.log(pred) * (1 - pred) ** 2 * pos).sum()
     neg_loss = -(torch.log(1 - pred) * pred**2 * (1 - heat) ** 4 * neg).sum()
     focal = (pos_loss + neg_loss) / pos.sum().clamp(min=1)
@@ -271,38 +235,48 @@ def loss_of(out, heat, logsize, sized):
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument(
+        "--renders", type=Path, nargs="+", required=True, help="tools/render_dice.py --cache"
+    )
     parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--minutes", type=float, default=30.0)
+    parser.add_argument("--minutes", type=float, default=25.0)
     parser.add_argument("--batch", type=int, default=16)
-    parser.add_argument("--drawn", type=int, default=0, help="also this many drawn frames")
+    parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODEL)
+    parser.add_argument("--init", type=Path, help="start from this model (ONNX, same layers)")
+    parser.add_argument("--resume", type=Path, help="start from this state (.pt of a run)")
+    parser.add_argument("--lr", type=float, default=1e-3, help="peak learning rate")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     torch.manual_seed(args.seed)
-    torch.set_num_threads(2)
-    byler = load_set(args.data / "byler-d6-topdown")
-    skovy = load_set(args.data / "skovy-two-dice")
-    sim = sim_frames(rng, 40, 8)
-    pools = [(byler, 0.6), (skovy, 0.1), (sim, 0.3)]
-    if args.drawn:
-        pools = [(byler, 0.5), (skovy, 0.12), (sim, 0.23), (synth_frames(rng, args.drawn), 0.15)]
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    pools = [(load_set(args.data / name), share) for name, share in SETS.items()]
+    pools.append(([f for path in args.renders for f in render_set(path)], RENDERS))
     print(f"frames: {' '.join(str(len(pool)) for pool, _ in pools)}", flush=True)
     net = DiceNet()
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if args.init:
+        load_onnx_weights(net, args.init)
+    if args.resume:
+        net.load_state_dict(torch.load(args.resume))
+    optimiser = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     start = time.monotonic()
     budget = args.minutes * 60
     step = 0
+    shares = np.array([p for _, p in pools]) / sum(p for _, p in pools)
     while (elapsed := time.monotonic() - start) < budget:
-        lr = 3e-3 * 0.5 * (1 + math.cos(math.pi * min(1.0, elapsed / budget)))
+        warm = min(1.0, step / 100)  # a short warm-up, then a cosine to the time box's end
+        lr = warm * args.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, elapsed / budget)))
         for group in optimiser.param_groups:
-            group["lr"] = max(lr, 5e-5)
+            group["lr"] = max(lr, 2e-5)
         batch = []
         for _ in range(args.batch):
-            pool = pools[rng.choice(len(pools), p=[p for _, p in pools])][0]
+            pool = pools[rng.choice(len(pools), p=shares)][0]
             batch.append(sample(pool[rng.integers(len(pool))], rng))
-        x, heat, logsize, sized = (torch.from_numpy(np.stack(t)) for t in zip(*batch, strict=True))
+        tensors = (torch.from_numpy(np.stack(t)) for t in zip(*batch, strict=True))
+        x, heat, logsize, sized, weight = tensors
         net.train()
-        loss, focal, size = loss_of(net(x), heat, logsize, sized)
+        loss, focal, size = loss_of(net(x), heat, logsize, sized, weight)
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
@@ -313,6 +287,8 @@ def main() -> int:
                 f"size {size.item():.3f} lr {lr:.5f}",
                 flush=True,
             )
+            if step % 500 == 0:
+                torch.save(net.state_dict(), args.out.with_suffix(".pt"))
     net.eval()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, 480, 640)

@@ -51,11 +51,9 @@ def tray_blobs(
     """
     scale = min(1.0, WORK_DIE / die) if die else min(1.0, 320 / max(frame.shape[:2]))
     size = (max(1, round(frame.shape[1] * scale)), max(1, round(frame.shape[0] * scale)))
-    now = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-    then = cv2.resize(empty, size, interpolation=cv2.INTER_AREA)
-    now_lab = cv2.cvtColor(now, cv2.COLOR_BGR2LAB).astype(np.float32)
-    then_lab = cv2.cvtColor(then, cv2.COLOR_BGR2LAB).astype(np.float32)
-    shift = np.median(now_lab.reshape(-1, 3), axis=0) - np.median(then_lab.reshape(-1, 3), axis=0)
+    now_lab = _small_lab(frame, size)
+    then_lab, then_median = _empty_lab(empty, size)
+    shift = np.median(now_lab[::2, ::2].reshape(-1, 3), axis=0) - then_median
     distance = lab_distance(now_lab - shift, then_lab)
     mask = (distance > p.tray_distance).astype(np.uint8)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
@@ -63,6 +61,27 @@ def tray_blobs(
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return [np.round(c / scale).astype(np.int32) for c in contours]
+
+
+def _small_lab(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+_EMPTY: dict[tuple[int, tuple[int, int]], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _empty_lab(empty: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The empty tray shrunk to `size` in Lab and its median colour, made once per calibration
+    (the kiosk reads every settled frame against the same empty frame)."""
+    key = (id(empty), size)
+    cached = _EMPTY.get(key)
+    if cached is None or cached[0] is not empty:
+        lab = _small_lab(empty, size)
+        if len(_EMPTY) > 4:
+            _EMPTY.clear()
+        cached = _EMPTY[key] = (empty, lab, np.median(lab[::2, ::2].reshape(-1, 3), axis=0))
+    return cached[1], cached[2]
 
 
 def _cut(

@@ -127,12 +127,7 @@ def _apart(verdicts: list[DieVerdict], p: Params) -> list[DieVerdict]:
             if np.hypot(ax - bx, ay - by) < apart * face:
                 crowded.update((id(a), id(b)))
     why = "dice on top of each other"
-    return [
-        DieVerdict(v.candidate, v.pips, v.guess, None, RerollReason.OVERLAP, why)
-        if id(v) in crowded
-        else v
-        for v in verdicts
-    ]
+    return [v.refused(RerollReason.OVERLAP, why) if id(v) in crowded else v for v in verdicts]
 
 
 def _face_side(v: DieVerdict, p: Params) -> float:

@@ -48,9 +48,4 @@ def one_die_twice(verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVer
             if tilted and apart < reach:
                 doubtful.update((id(a), id(b)))
     why = "the top and the side of one leaning die?"
-    return [
-        DieVerdict(v.candidate, v.pips, v.guess, None, RerollReason.COCKED, why)
-        if id(v) in doubtful
-        else v
-        for v in verdicts
-    ]
+    return [v.refused(RerollReason.COCKED, why) if id(v) in doubtful else v for v in verdicts]

@@ -71,3 +71,7 @@ class DieVerdict:
     reason: RerollReason | None
     detail: str
     counts: bool = True
+
+    def refused(self, reason: RerollReason, detail: str) -> DieVerdict:
+        """This candidate refused after all (a later check saw what its readings could not)."""
+        return DieVerdict(self.candidate, self.pips, self.guess, None, reason, detail)

@@ -51,8 +51,12 @@ def _expect(text: str) -> int | None:
 
 def roll_json(image: str, roll) -> dict:
     """The fixed JSON shape of one read."""
+    return {"image": image, **answer_fields(roll)}
+
+
+def answer_fields(roll) -> dict:
+    """A roll as JSON fields (status, reason, dice, sum), shared with `azar-kiosk watch`."""
     return {
-        "image": image,
         "status": roll.status,
         "reason": None if roll.ok else str(roll.reason),
         "dice": [

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from kiosk.commands.read import _expect
+from kiosk.commands.read import _expect, answer_fields
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
@@ -52,22 +52,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def answer_json(index: int, t: float, roll) -> dict:
     """The fixed JSON shape of one answer."""
-    return {
-        "frame": index,
-        "time": round(t, 3),
-        "status": roll.status,
-        "reason": None if roll.ok else str(roll.reason),
-        "dice": [
-            {
-                "value": die.value,
-                "center": [die.center[0], die.center[1]],
-                "size": die.size,
-                "confidence": die.confidence,
-            }
-            for die in roll.dice
-        ],
-        "sum": roll.total,
-    }
+    return {"frame": index, "time": round(t, 3), **answer_fields(roll)}
 
 
 def answer_line(index: int, t: float, roll) -> str:

@@ -10,24 +10,11 @@ from __future__ import annotations
 import logging
 
 from kiosk.i18n import LANGUAGES
-from kiosk.ui.scenes.choose import VARIANTS
 
 log = logging.getLogger(__name__)
 
 PAUSE = 0.8  # seconds between two actions (game time)
 THROW_TIMEOUT = 12.0  # no answer from the reader this long: throw again
-
-
-def variant_order() -> list[int]:
-    """Menu places of Azar and Medio azar in turn, the other readings of Azar in between.
-
-    Only games of three dice: the simulated tray throws three (Hazard is played by hand)."""
-    medio = [i for i, v in enumerate(VARIANTS) if v.game != "azar" and v.dice == 3]
-    azar = [i for i, v in enumerate(VARIANTS) if v.game == "azar"]
-    order: list[int] = []
-    for i, a in enumerate(azar):
-        order += [a, medio[i % len(medio)]] if medio else [a]
-    return order
 
 
 class Autoplay:
@@ -37,7 +24,6 @@ class Autoplay:
         self.kiosk = kiosk
         self.games = 0  # finished games seen on the result screen, each counted once
         self._counted: int | None = None  # id of the last game counted
-        self.order = variant_order()
         self._next = 0.0
         self._thrown_at: float | None = None
         self._reads_at_throw = 0
@@ -62,7 +48,10 @@ class Autoplay:
             want = LANGUAGES.index(LANGUAGES[self.games % len(LANGUAGES)])
             kiosk.press("ok" if kiosk.scene.selected == want else "right")
         elif scene == "choose":
-            want = self.order[self.games % len(self.order)]
+            # Each game on the menu in turn, of three dice only: the simulated tray throws
+            # three (Hazard's two dice are entered by hand in the demo).
+            playable = [i for i, v in enumerate(kiosk.scene.games) if v.dice == 3]
+            want = playable[self.games % len(playable)]
             kiosk.press("ok" if kiosk.scene.selected == want else "right")
         elif scene == "play":
             self.play(now)

@@ -97,6 +97,41 @@ def wrap(name: str, size: int, string: str, width: int) -> list[str]:
     return lines
 
 
+def paragraph_fit(
+    name: str, px: int, string: str, width: int, height: int, spacing: float = 1.25
+) -> tuple[int, list[str], int]:
+    """The size (pixels) at which `string` wraps into `width` x `height`, its lines, line height."""
+    while True:
+        lines = wrap(name, px, string, width)
+        line_h = round(font(name, px).get_linesize() * spacing / 1.17)
+        if len(lines) * line_h <= height or px <= 9:
+            return px, lines, line_h
+        px = int(px * 0.92)
+
+
+def styled(
+    surface: pygame.Surface,
+    layout: Layout,
+    string: str,
+    pos: tuple[float, float],
+    style: theme.Style,
+    max_width: float | None = None,
+    color: tuple | None = None,
+) -> pygame.Rect:
+    """One line in a named style (size, face, colour, alignment) instead of five arguments."""
+    return text(
+        surface,
+        layout,
+        string,
+        pos,
+        style.size,
+        style.face,
+        color or style.color,
+        style.align,
+        max_width,
+    )
+
+
 def paragraph(
     surface: pygame.Surface,
     layout: Layout,
@@ -110,14 +145,8 @@ def paragraph(
 ) -> int:
     """Wrapped text inside a design box; the font shrinks until it fits. Returns lines drawn."""
     x, y, w, h = box
-    px = layout.px(size)
     width, height = layout.px(w), layout.px(h)
-    while True:
-        lines = wrap(name, px, string, width)
-        line_h = round(font(name, px).get_linesize() * spacing / 1.17)
-        if len(lines) * line_h <= height or px <= 9:
-            break
-        px = int(px * 0.92)
+    px, lines, line_h = paragraph_fit(name, layout.px(size), string, width, height, spacing)
     left, top = layout.point(x, y)
     for i, line in enumerate(lines):
         if not line:
@@ -195,18 +224,47 @@ def die(
         pygame.draw.circle(surface, pip, centre, r)
 
 
+# Where the three button labels sit (design units): above the physical buttons, and big enough
+# (46 x 8 mm on the 7-inch panel) to be tapped.
+HINT_BOXES = {
+    "left": (30, 434, 240, 42),
+    "ok": (280, 434, 240, 42),
+    "right": (530, 434, 240, 42),
+}
+
+
 def hints(
-    surface: pygame.Surface, layout: Layout, labels: tuple[str | None, str | None, str | None]
+    surface: pygame.Surface,
+    layout: Layout,
+    labels: tuple[str | None, str | None, str | None],
+    pressed: str | None = None,
 ) -> None:
     """The three button labels along the bottom edge, above the physical buttons."""
     marks = ("◀", "●", "▶")
-    xs = (150, 400, 650)
-    for label, mark, x in zip(labels, marks, xs, strict=True):
+    for label, mark, key in zip(labels, marks, HINT_BOXES, strict=True):
         if not label:
             continue
-        box = layout.rect(x - 120, 438, 240, 36)
-        panel(surface, box, layout, color=theme.PANEL, edge=theme.GOLD, radius=18, width=1.5)
+        x, y, w, h = HINT_BOXES[key]
+        box = layout.rect(x, y, w, h)
+        down = pressed == key
+        panel(
+            surface,
+            box,
+            layout,
+            color=theme.PRESSED if down else theme.PANEL,
+            edge=theme.GOLD,
+            radius=18,
+            width=3 if down else 1.5,
+        )
         string = f"{mark}  {label}" if mark != "▶" else f"{label}  {mark}"
         text(
-            surface, layout, string, (x, 444), 17, "sans-bold", theme.TEXT, "center", max_width=226
+            surface,
+            layout,
+            string,
+            (x + w / 2, y + 8),
+            20,
+            "sans-bold",
+            theme.TEXT,
+            "center",
+            max_width=w - 14,
         )

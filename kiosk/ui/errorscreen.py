@@ -1,7 +1,8 @@
 """A calm full-screen message for staff when the kiosk cannot start (a broken config file).
 
 It stays up (and keeps systemd's watchdog fed) rather than exiting into a restart loop that
-would flash the console at visitors.
+would flash the console at visitors. The config may be what is broken, so the visitor's line
+is shown in every language; the detail for staff is the config checker's own sentence.
 """
 
 from __future__ import annotations
@@ -11,8 +12,11 @@ import time
 import pygame
 
 from kiosk import sdnotify
+from kiosk.i18n import LANGUAGES, N_, Translator
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
+
+OUT_OF_ORDER = N_("The table is out of order. Please tell the staff.")
 
 
 def show_error(
@@ -28,24 +32,26 @@ def show_error(
     sdnotify.notify("READY=1")
     started = time.monotonic()
     ticker = pygame.time.Clock()
+    lines = [Translator(language)(OUT_OF_ORDER) for language in LANGUAGES]
     while max_seconds is None or time.monotonic() - started < max_seconds:
         if any(e.type == pygame.QUIT for e in pygame.event.get()):
             break
         screen.fill(theme.BACKGROUND)
         draw.text(screen, layout, "Azar", (400, 40), 60, "serif-bold", theme.GOLD, "center")
-        draw.text(
-            screen,
-            layout,
-            "The table is out of order. Please tell the staff.",
-            (400, 140),
-            24,
-            "sans-bold",
-            theme.TEXT,
-            "center",
-            max_width=760,
-        )
+        for i, line in enumerate(lines):
+            draw.text(
+                screen,
+                layout,
+                line,
+                (400, 120 + i * 34),
+                24,
+                "sans-bold",
+                theme.TEXT,
+                "center",
+                max_width=760,
+            )
         draw.paragraph(
-            screen, layout, message, (60, 210, 680, 200), 18, "sans", theme.WARN, "center"
+            screen, layout, message, (60, 230, 680, 200), 18, "sans", theme.WARN, "center"
         )
         pygame.display.flip()
         sdnotify.notify("WATCHDOG=1")

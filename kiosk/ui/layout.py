@@ -36,6 +36,11 @@ class Layout:
         ox, oy = self.origin
         return (ox + round(x * self.scale), oy + round(y * self.scale))
 
+    def design(self, x: float, y: float) -> tuple[float, float]:
+        """A pixel position back in design units (where a touch landed on the 800x480 grid)."""
+        ox, oy = self.origin
+        return ((x - ox) / self.scale, (y - oy) / self.scale)
+
     def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
         left, top = self.point(x, y)
         right, bottom = self.point(x + w, y + h)

@@ -13,6 +13,7 @@ import pygame
 
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
+from kiosk.ui.touch import Target
 
 if TYPE_CHECKING:
     from kiosk.app import Kiosk
@@ -48,6 +49,48 @@ class Scene:
         """Labels for the left, ok and right buttons."""
         return (None, None, None)
 
+    def on_touch(self, key: str) -> None:
+        """A tap on one of the scene's own targets (not a button's)."""
+
+    def targets(self) -> list[Target]:
+        """What a finger can tap: the button hints shown, then the scene's own targets on top."""
+        shown = [
+            Target(key, draw.HINT_BOXES[key])
+            for key, label in zip(draw.HINT_BOXES, self.hints(), strict=True)
+            if label
+        ]
+        return shown + self.touch_targets()
+
+    def touch_targets(self) -> list[Target]:
+        """The scene's own tappable things (menu rows, cards), in design units."""
+        return []
+
+    def cue(self, name: str) -> None:
+        """A sound of the table ("landing", "ruling", "win", "again"), if the kiosk has sound."""
+        sounds = getattr(self.kiosk, "sounds", None)
+        if sounds is not None:
+            sounds.play(name)
+
+    def speak(self, sentence: str) -> None:
+        """The ruling spoken in the visitor's language, when staff turned speech on."""
+        sounds = getattr(self.kiosk, "sounds", None)
+        if sounds is not None:
+            sounds.speak(sentence, self.tr.language)
+
+    def stakes(self, n: int) -> str:
+        """`n` stakes, named as the config's [game] stakes_label says ("denier/deniers")."""
+        label = self.kiosk.config.game.stakes_label.strip()
+        if not label:
+            return self.tr.plural("{n} stake", "{n} stakes", n).format(n=n)
+        one, _, many = label.partition("/")
+        return f"{n}\u00a0{one.strip() if n == 1 else (many or one).strip()}"
+
+    @property
+    def pressed(self) -> str | None:
+        """The target under a finger now, to be drawn pressed."""
+        touch = getattr(self.kiosk, "touch", None)
+        return touch.pressed if touch is not None else None
+
     def view(self) -> tuple:
         """What the scene shows, coarsely: a new value means a new screenshot is worth taking."""
         return (self.name,)
@@ -55,7 +98,7 @@ class Scene:
     def render(self, surface: pygame.Surface, layout: Layout) -> None:
         surface.fill(theme.BACKGROUND)
         self.draw(surface, layout)
-        draw.hints(surface, layout, self.hints())
+        draw.hints(surface, layout, self.hints(), self.pressed)
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         """The scene's own content (above the button hints)."""

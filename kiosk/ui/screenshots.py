@@ -21,12 +21,19 @@ from kiosk.i18n import LANGUAGES
 from kiosk.rules.variants import find_variant
 
 # Every scene in every language on the official Pi display; at 1920x1080 in English only, to
-# show the layout scaling without tripling the pictures kept in the repository.
+# show the layout scaling without tripling the pictures kept in the repository
+# (`--every-language` renders 1920x1080 in all three, for checking).
 SIZES = {"": ((800, 480), LANGUAGES), "-1080p": ((1920, 1080), ("en",))}
 # Throws that leave each game mid-way, with something to see.
 AZAR_THROWS = [(2, 3, 4), (1, 3, 6), (6, 6, 4), (2, 2, 1)]
 MEDIO_THROWS = [(5, 4, 3), (2, 2, 3), (6, 5, 6), (3, 3, 3), (2, 4, 5), (1, 6, 5)]
 FINISHED = [(2, 3, 4), (1, 3, 6), (5, 4, 1)]  # Azar: chance 9 for the opponent, 10, then 10
+# Medio azar: Player 1 casts, wins four azars, then Player 2's chance takes the prize of 3:
+# Player 1 still comes out ahead by one.
+MEDIO_FINISHED = [
+    (5, 4, 3), (2, 2, 3), (6, 6, 6), (1, 1, 1), (6, 6, 5), (6, 6, 4), (3, 3, 3), (4, 4, 2),
+    (3, 3, 3),
+]  # fmt: skip
 
 
 class StillWorker:
@@ -156,36 +163,62 @@ def shots(kiosk, lang: str):
             while not match.is_over:
                 match.throw(tuple(rng.randint(1, 6) for _ in range(3)))
 
-    def result():
-        play("azar", FINISHED)()
-        kiosk.goto("result")
+    def result(game, throws):
+        def setup():
+            play(game, throws)()
+            kiosk.goto("result")
+
+        return setup
+
+    def recent_throws():
+        for seat, total in ((0, 9), (1, 12), (0, 4), (1, 10), (0, 10), (1, 7), (0, 11)):
+            kiosk.scenes["attract"].remember(seat, total)
+
+    def reveal():
+        kiosk.scene.reveal = 2.0
 
     return [
         ("attract", scene("attract", _first=LANGUAGES.index(lang))),
+        (
+            "attract-read",
+            then(recent_throws, scene("attract", _first=LANGUAGES.index(lang), age=2.6)),
+        ),
         ("language", scene("language")),
         ("choose", scene("choose")),
+        ("throw-azar", then(play("azar", AZAR_THROWS), reveal)),
+        ("throw-medio-azar", then(play("medio-azar", MEDIO_THROWS[:5]), reveal)),
         ("play-azar", play("azar", AZAR_THROWS)),
         ("play-medio-azar", play("medio-azar", MEDIO_THROWS)),
         ("play-reroll", then(play("azar", AZAR_THROWS[:1]), reroll)),
         ("play-correct", entry),
         ("still-playing", then(play("medio-azar", MEDIO_THROWS[:3]), idle)),
-        ("result", result),
+        ("result", result("azar", FINISHED)),
+        ("result-medio-azar", result("medio-azar", MEDIO_FINISHED)),
         ("rules", scene("rules")),
-        ("odds", scene("rules", page=2)),
+        ("glossary", scene("rules", page=2)),
+        ("history", scene("rules", page=3)),
+        ("history-large", scene("rules", page=3, large=True)),
+        ("odds", scene("rules", page=4)),
         ("maintenance", then(random_games, scene("maintenance", selected=3))),
     ]
 
 
-def generate(out: Path) -> list[Path]:
+def generate(out: Path, only: str | None = None, every_language: bool = False) -> list[Path]:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
     pygame.font.init()
     out.mkdir(parents=True, exist_ok=True)
     pictures = TrayPictures()
+    from kiosk.ui.scenes import facts
+
+    facts.wait(120)  # the kiosk computes the odds at start; the pictures show them ready
     written = []
     for suffix, (size, languages) in SIZES.items():
+        languages = LANGUAGES if every_language else languages
         for lang in languages:
             for name, _ in shots(make_kiosk(size, lang, None), lang):
+                if only is not None and only not in name:
+                    continue
                 worker = StillWorker(*pictures.picture((4, 2, 6)))
                 kiosk = make_kiosk(size, lang, worker)
                 dict(shots(kiosk, lang))[name]()
@@ -210,8 +243,12 @@ def save_png(surface: pygame.Surface, path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", type=Path, default=Path("docs/screenshots"))
+    parser.add_argument("--only", help="only the screens whose name contains this")
+    parser.add_argument(
+        "--every-language", action="store_true", help="1920x1080 in every language too"
+    )
     args = parser.parse_args(argv)
-    paths = generate(args.out)
+    paths = generate(args.out, args.only, args.every_language)
     print(f"{len(paths)} screenshots in {args.out}")
     return 0
 

@@ -165,6 +165,7 @@ def play(folder: Path, seed: int, progress: int) -> None:
         ):
             game_id = max((g.id for g in kiosk.log.games()), default=0) + 1
             variant, _ = script_for(seed, game_id)
+            kiosk.next_first = 0  # the scripts are written for Player 1 casting first
             kiosk.new_match(variant)
             if kiosk.match.game_id != game_id:
                 raise ScriptError(f"new game got id {kiosk.match.game_id}, not {game_id}")

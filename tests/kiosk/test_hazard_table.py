@@ -10,10 +10,11 @@ import pytest
 
 from hardware.buttons import ButtonEvent
 from kiosk.app import Kiosk
-from kiosk.config import load_config
+from kiosk.config import load_config, parse_config
 from kiosk.gamelog import GameLog
 from kiosk.rules import find_variant
-from kiosk.ui.scenes.choose import VARIANTS as MENU
+from kiosk.ui import explain
+from kiosk.ui.scenes.choose import menu
 from kiosk.worker import Preview, RollRead
 from vision.reading import Die, RerollReason, Roll
 
@@ -75,15 +76,18 @@ def roll(*values: int) -> RollRead:
 def start_hazard(kiosk: Kiosk) -> None:
     kiosk.frame(0.0)
     press(kiosk, "ok", "ok")  # attract, then English
-    hazard = next(i for i, v in enumerate(MENU) if v.game == "hazard")
+    rows = kiosk.scene.rows
+    hazard = next(i for i, v in enumerate(rows) if getattr(v, "game", "") == "hazard")
     press(kiosk, *["right"] * hazard, "ok")
     assert kiosk.scene.name == "play" and kiosk.match.variant.game == "hazard"
 
 
 def test_hazard_is_on_the_menu_and_readings_without_a_source_are_not() -> None:
-    labels = [v.label for v in MENU]
-    assert "hazard/called-main" in labels and "hazard/thrown-main" in labels
-    assert "azar/rethrow" not in labels and "azar/opponent-second" not in labels
+    labels = [v.label for v in menu(load_config(None))]
+    assert labels == ["azar/card", "medio-azar/card", "hazard/called-main"]
+    extras = "hazard/thrown-main, azar/rethrow"  # staff may add any reading
+    labels = [v.label for v in menu(parse_config({"game": {"menu_variants": extras}}))]
+    assert labels[-2:] == ["hazard/thrown-main", "azar/rethrow"]
 
 
 def test_the_main_is_called_with_the_buttons_then_two_dice_are_read(kiosk) -> None:
@@ -184,3 +188,46 @@ def test_a_called_main_is_undone_not_corrected(kiosk) -> None:
     assert kiosk.scene.entry is None
     press(kiosk, "left", "left")
     assert kiosk.match.entries == [] and kiosk.match.choice is not None
+
+
+def test_the_throw_is_shown_big_but_the_called_main_is_not(kiosk) -> None:
+    start_hazard(kiosk)
+    press(kiosk, "ok")  # call 7
+    assert kiosk.scene.reveal == 0  # the table stays: the main is no throw
+    told = explain.next_throw(kiosk.tr, kiosk.match.state)
+    assert told.startswith("The main is 7. Winning at once: 7, 11. Losing at once: 2, 3, 12.")
+    kiosk.events.put(roll(2, 2))  # 4: the chance
+    kiosk.frame(0.0)
+    assert kiosk.scene.reveal > 0
+    surface = pygame.Surface((800, 480))
+    kiosk.scene.draw(surface, kiosk.layout)  # the two dice and the total, big
+
+
+def test_a_hazard_game_ends_on_the_result_screen_naming_the_winner(kiosk) -> None:
+    from kiosk.ui.verdict import verdict
+
+    start_hazard(kiosk)
+    press(kiosk, "ok")  # call 7
+    kiosk.events.put(roll(6, 6))  # 12 is out to a main of 7: the setter wins
+    kiosk.frame(0.0)
+    assert kiosk.match.is_over
+    for _ in range(120):  # the last throw stays on screen a moment, then the result
+        kiosk.frame(1 / 30)
+    assert kiosk.scene.name == "result"
+    result = verdict(kiosk.match.state)
+    assert result.ahead == 1 and result.reason == "hazard.lost_by_out"
+    kiosk.scene.draw(pygame.Surface((800, 480)), kiosk.layout)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_the_plain_words_of_every_hazard_phase_are_translated(lang: str) -> None:
+    from kiosk.i18n import Translator
+    from kiosk.rules import Choice
+
+    english, tr = Translator("en"), Translator(lang)
+    variant = find_variant("hazard")
+    states = [variant.new_game(), find_variant("hazard", "thrown-main").new_game()]
+    states.append(states[0].apply(Choice(6))[0])
+    states.append(states[-1].apply(variant.throw((2, 2)))[0])
+    for state in states:
+        assert explain.next_throw(tr, state) != explain.next_throw(english, state)

@@ -13,7 +13,6 @@ from kiosk.app import Kiosk
 from kiosk.config import load_config
 from kiosk.gamelog import GameLog
 from kiosk.rules.variants import VARIANTS
-from kiosk.ui.scenes.choose import VARIANTS as MENU
 from kiosk.worker import CameraStatus, Preview, RollRead
 from vision.reading import Die, RerollReason, Roll
 
@@ -78,7 +77,8 @@ def test_attract_to_a_game_with_the_three_buttons(kiosk) -> None:
     press(kiosk, "right", "right", "ok")  # from English, wrapping: French, then Spanish
     assert kiosk.tr.language == "es"
     assert kiosk.scene.name == "choose"
-    medio = next(i for i, v in enumerate(MENU) if v.game == "medio-azar")
+    rows = kiosk.scene.rows
+    medio = next(i for i, v in enumerate(rows) if getattr(v, "game", "") == "medio-azar")
     press(kiosk, *["right"] * medio, "ok")
     assert kiosk.scene.name == "play"
     assert kiosk.match.variant.game == "medio-azar"

@@ -83,8 +83,9 @@ def test_a_large_photo_is_read_at_a_reduced_decode_in_file_pixels(tmp_path, caps
         sorted(small["dice"], key=lambda d: d["value"]),
         strict=True,
     ):
-        assert abs(big["center"][0] - 6.25 * little["center"][0]) < 0.05 * 4000
-        assert abs(big["size"] - 6.25 * little["size"]) < 0.2 * big["size"]
+        assert abs(big["center"][0] - 6.25 * little["center"][0]) < 0.02 * 4000
+        assert abs(big["center"][1] - 6.25 * little["center"][1]) < 0.02 * 3000
+        assert 1 / 1.6 < big["size"] / (6.25 * little["size"]) < 1.6  # not off by the decode
 
 
 def _read_json(tmp_path, frame, capsys) -> str:

@@ -1,9 +1,12 @@
-"""The attract loop: a title that reads from across the room, how to play in three steps, a fact
-about the odds. The text turns through French, Spanish and English; any button starts."""
+"""The attract loop: a title that reads from across the room, a short animated how-to (a throw,
+the read, the ruling), an invitation to two players, a fact about the odds, and the table's last
+twelve totals. The text turns through French, Spanish and English; any button starts."""
 
 from __future__ import annotations
 
+import math
 import random
+from collections import deque
 
 import pygame
 
@@ -15,12 +18,25 @@ from kiosk.ui.scenes.facts import fact
 
 LANGUAGE_SECONDS = 7.0  # each language stays this long
 DICE_SECONDS = 1.6  # the title's dice change this often
+HOW_TO_SECONDS = 7.0  # one throw of the how-to: tumble, read, ruling
+TUMBLE, READ = 2.2, 3.6  # when the dice come to rest, when the ruling shows
+RECENT = 12  # totals in the strip
 
 STEPS = (
-    N_("Press a button"),
     N_("Throw the three dice in the track"),
-    N_("The table reads them and explains"),
+    N_("The table reads them"),
+    N_("and explains the ruling"),
 )
+INVITE = N_("Two players?")
+INVITE_MORE = N_("Sit on either side, press a button, and throw in turn.")
+RECENT_LABEL = N_("Last throws here:")
+# The how-to's throws and the rulings they get (the rules engine's own keys and words).
+EXAMPLES = (
+    ((3, 2, 4), "azar.chance_for_opponent", {"total": 9, "seat": 1}),
+    ((6, 5, 6), "azar.azar_wins", {"total": 17, "seat": 0}),
+    ((5, 1, 4), "azar.chance_for_opponent", {"total": 10, "seat": 1}),
+)
+TRAY = (40, 142, 338, 150)  # the how-to's little tray, design units
 
 
 class Attract(Scene):
@@ -32,6 +48,11 @@ class Attract(Scene):
         self.dice = (6, 5, 3)
         self._dice_age = 0.0
         self._random = random.Random(1283)
+        self.recent: deque[tuple[int, int]] = deque(maxlen=RECENT)  # (seat, total)
+
+    def remember(self, seat: int, total: int) -> None:
+        """A throw at the table, for the strip of last totals."""
+        self.recent.append((int(seat), int(total)))
 
     def enter(self, **options) -> None:
         super().enter(**options)
@@ -68,9 +89,7 @@ class Attract(Scene):
         surface.fill(theme.BACKGROUND)
         self.draw(surface, layout)
         tr = self.translators[self.language]
-        pulse = round(8 * abs(((self.age * 0.8) % 2) - 1)) / 8  # 9 shades: the text cache holds
-        colour = tuple(round(c * (0.55 + 0.45 * pulse)) for c in theme.GOLD)
-        draw.hints(surface, layout, (None, tr("Play"), None))
+        draw.hints(surface, layout, (None, tr("Play"), None), self.pressed)
         if self.kiosk.demo:  # a newcomer at a computer: say which keys are the buttons
             draw.paragraph(
                 surface,
@@ -81,63 +100,125 @@ class Attract(Scene):
                 "sans",
                 theme.MUTED,
             )
-        draw.text(
-            surface,
-            layout,
-            tr("Press any button"),
-            (400, 410),
-            18,
-            "sans-bold",
-            colour,
-            "center",
-            max_width=600,
-        )
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         tr = self.translators[self.language]
         for i, value in enumerate(self.dice):
-            draw.die(surface, layout.rect(40 + i * 58, 34, 48, 48), value)
-            draw.die(surface, layout.rect(646 + i * 58, 34, 48, 48), 7 - value)
-        draw.text(surface, layout, "Azar", (400, 4), 86, "serif-bold", theme.GOLD, "center")
+            draw.die(surface, layout.rect(24 + i * 56, 22, 46, 46), value)
+            draw.die(surface, layout.rect(618 + i * 56, 22, 46, 46), 7 - value)
+        draw.text(surface, layout, "Azar", (400, 0), 80, "serif-bold", theme.GOLD, "center")
         draw.text(
             surface,
             layout,
             tr("Dice games from Alfonso X's Book of Games, 1283"),
-            (400, 106),
-            19,
+            (400, 94),
+            20,
             "serif",
             theme.TEXT,
             "center",
             max_width=760,
         )
-        for i, step in enumerate(STEPS):
-            x = 24 + i * 256
-            box = layout.rect(x, 146, 240, 150)
-            draw.panel(surface, box, layout, radius=14)
-            pygame.draw.circle(surface, theme.GOLD, layout.point(x + 120, 184), layout.px(24))
+        self.draw_how_to(surface, layout, tr)
+        self.draw_invitation(surface, layout, tr)
+        self.draw_recent(surface, layout, tr)
+
+    def draw_how_to(self, surface: pygame.Surface, layout: Layout, tr: Translator) -> None:
+        draw.panel(surface, layout.rect(24, 128, 370, 236), layout, radius=14)
+        x, y, w, h = TRAY
+        pygame.draw.rect(surface, (31, 90, 58), layout.rect(x, y, w, h), border_radius=layout.px(8))
+        cycle = int(self.age // HOW_TO_SECONDS)
+        t = self.age % HOW_TO_SECONDS
+        dice, key, params = EXAMPLES[cycle % len(EXAMPLES)]
+        rng = random.Random(cycle * 31 + int(t / 0.12))
+        for i, value in enumerate(dice):
+            rest_x, rest_y = x + 60 + i * 90, y + 52
+            if t < TUMBLE:  # rolling in from the left, bouncing, faces changing
+                k = 1 - t / TUMBLE
+                px = rest_x - 180 * k * k
+                py = rest_y - abs(math.sin(t * 7 + i)) * 40 * k
+                face = rng.randint(1, 6)
+            else:
+                px, py, face = rest_x, rest_y, value
+            box = layout.rect(px, py, 46, 46)
+            draw.die(surface, box, face)
+            if t >= TUMBLE:  # the read: each die framed and named, as on the play screen
+                pygame.draw.rect(
+                    surface,
+                    theme.GOLD,
+                    box.inflate(layout.px(10), layout.px(10)),
+                    layout.px(2),
+                    border_radius=layout.px(6),
+                )
+                draw.text(
+                    surface,
+                    layout,
+                    str(value),
+                    (px + 23, py - 26),
+                    18,
+                    "sans-bold",
+                    theme.GOLD,
+                    "center",
+                )
+        step = 0 if t < TUMBLE else 1 if t < READ else 2
+        if step == 2:
+            caption = tr.ruling(key, params)
+            colour = theme.TEXT
+        else:
+            caption, colour = tr(STEPS[step]), theme.GOLD
+        draw.paragraph(
+            surface, layout, caption, (36, 298, 346, 62), 20, "sans-bold", colour, "center"
+        )
+
+    def draw_invitation(self, surface: pygame.Surface, layout: Layout, tr: Translator) -> None:
+        draw.panel(surface, layout.rect(406, 128, 370, 236), layout, radius=14)
+        pulse = round(8 * abs(((self.age * 0.8) % 2) - 1)) / 8  # 9 shades: the text cache holds
+        colour = tuple(round(c * (0.6 + 0.4 * pulse)) for c in theme.GOLD)
+        draw.text(
+            surface,
+            layout,
+            tr(INVITE),
+            (591, 138),
+            34,
+            "sans-bold",
+            colour,
+            "center",
+            max_width=350,
+        )
+        draw.paragraph(
+            surface, layout, tr(INVITE_MORE), (422, 184, 338, 64), 20, "sans", theme.TEXT, "center"
+        )
+        draw.text(surface, layout, tr("Did you know?"), (422, 256), 16, "sans-bold", theme.GOLD)
+        draw.paragraph(
+            surface, layout, fact(tr, self.turn), (422, 278, 338, 80), 19, "serif", theme.TEXT
+        )
+
+    def draw_recent(self, surface: pygame.Surface, layout: Layout, tr: Translator) -> None:
+        if not self.recent:
             draw.text(
                 surface,
                 layout,
-                str(i + 1),
-                (x + 120, 167),
-                28,
+                tr("Press any button"),
+                (400, 378),
+                24,
                 "sans-bold",
-                theme.BACKGROUND,
+                theme.GOLD,
                 "center",
+                max_width=700,
             )
-            draw.paragraph(
+            return
+        draw.text(
+            surface, layout, tr(RECENT_LABEL), (24, 384), 18, "sans", theme.MUTED, max_width=200
+        )
+        for i, (seat, total) in enumerate(self.recent):
+            box = layout.rect(236 + i * 45, 376, 40, 36)
+            draw.panel(surface, box, layout, edge=theme.SEATS[seat], radius=8, width=2)
+            draw.text(
                 surface,
                 layout,
-                tr(step),
-                (x + 14, 216, 212, 76),
-                19,
+                str(total),
+                (256 + i * 45, 382),
+                20,
                 "sans-bold",
                 theme.TEXT,
                 "center",
             )
-        box = layout.rect(24, 312, 752, 88)
-        draw.panel(surface, box, layout, color=theme.BACKGROUND, edge=theme.PANEL_EDGE, radius=14)
-        draw.text(surface, layout, tr("Did you know?"), (44, 320), 15, "sans-bold", theme.GOLD)
-        draw.paragraph(
-            surface, layout, fact(tr, self.turn), (44, 344, 712, 52), 19, "serif", theme.TEXT
-        )

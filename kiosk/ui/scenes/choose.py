@@ -1,64 +1,156 @@
-"""Game choice: Azar, Medio azar, Hazard and the readings with a printed source, plus the rules
-and odds."""
+"""Game choice: the games of the rules' registry, the readings staff put on the menu, the rules
+and odds, and the language.
+
+Visitors see one row per game (its standard reading: the first with a printed source,
+`visitor_variants()`), the game named by `[game] default_game` first; `[game] menu_variants`
+adds scholarly readings. A game added to the rules registry (Hazard, of two dice) shows up here
+by itself. The menu scrolls when its rows outgrow the screen.
+"""
 
 from __future__ import annotations
 
 import pygame
 
-from kiosk.rules.variants import visitor_variants
+from kiosk.config import menu_names
+from kiosk.i18n import N_
+from kiosk.rules.variants import Variant, find_variant, visitor_variants
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene, heading
+from kiosk.ui.touch import Target
 
-ROW = 56  # height of one choice, design units
-VARIANTS = visitor_variants()  # readings without a printed source stay off the menu
+ROW = 80  # height of one choice, design units (15 mm on the 7-inch panel: a finger's width)
+TOP = 70  # where the first row starts
+VISIBLE = 4  # rows on screen at once; more scroll
+RULES, LANGUAGE = "rules", "language"
+# One plain line per game for visitors (a game without one shows its registry summary).
+BLURBS = {
+    "azar": N_("A hard total wins at once; otherwise race for your number."),
+    "medio-azar": N_("Hard totals win stakes as you go, then race for a prize."),
+}
+
+
+def menu(config) -> list[Variant]:
+    """The games offered, in order: the configured first game, every other game's standard
+    reading (readings without a printed source stay off unless staff list them), the extras."""
+    names = menu_names(config.game)
+    first, extras = names[0], names[1:]
+    # The config was checked against the registry.
+    offered: list[Variant] = [find_variant(*first)]
+    standard: dict[str, Variant] = {}
+    for variant in visitor_variants():
+        standard.setdefault(variant.game, variant)
+    for chosen in [*standard.values(), *(find_variant(*extra) for extra in extras)]:
+        if chosen not in offered:
+            offered.append(chosen)
+    return offered
 
 
 class Choose(Scene):
     name = "choose"
 
+    def __init__(self, kiosk) -> None:
+        super().__init__(kiosk)
+        self.games = menu(kiosk.config)
+        self.rows: list[Variant | str] = [*self.games, RULES, LANGUAGE]
+        self.selected = 0
+        self.scroll = 0
+
     def enter(self, **options) -> None:
         super().enter(**options)
-        self.selected = getattr(self, "selected", 0)
-
-    @property
-    def choices(self) -> int:
-        return len(VARIANTS) + 1  # the last one is "Rules and odds"
+        self._keep_in_view()
 
     def on_button(self, button: str, kind: str) -> None:
         if button == "left":
-            self.selected = (self.selected - 1) % self.choices
+            self.selected = (self.selected - 1) % len(self.rows)
         elif button == "right":
-            self.selected = (self.selected + 1) % self.choices
-        elif self.selected == len(VARIANTS):
+            self.selected = (self.selected + 1) % len(self.rows)
+        elif button == "ok":
+            self.choose(self.rows[self.selected])
+        self._keep_in_view()
+
+    def on_touch(self, key: str) -> None:
+        if key == "up":
+            self.scroll = max(0, self.scroll - 1)
+        elif key == "down":
+            self.scroll = min(len(self.rows) - VISIBLE, self.scroll + 1)
+        elif key.startswith("row:"):
+            self.selected = int(key[4:])
+            self.choose(self.rows[self.selected])
+
+    def choose(self, row: Variant | str) -> None:
+        if row == RULES:
             self.kiosk.goto("rules")
+        elif row == LANGUAGE:
+            self.kiosk.goto("language")
         else:
-            self.kiosk.new_match(VARIANTS[self.selected])
+            self.kiosk.new_match(row)
+
+    def _keep_in_view(self) -> None:
+        if self.selected < self.scroll:
+            self.scroll = self.selected
+        elif self.selected >= self.scroll + VISIBLE:
+            self.scroll = self.selected - VISIBLE + 1
+
+    def shown(self) -> range:
+        return range(self.scroll, min(len(self.rows), self.scroll + VISIBLE))
+
+    def touch_targets(self) -> list[Target]:
+        targets = [
+            Target(f"row:{i}", (40, TOP + n * ROW, 700, ROW - 8))
+            for n, i in enumerate(self.shown())
+        ]
+        if self.scroll > 0:
+            targets.append(Target("up", (744, TOP, 52, 2 * ROW - 8)))
+        if self.scroll + VISIBLE < len(self.rows):
+            targets.append(Target("down", (744, TOP + 2 * ROW, 52, 2 * ROW - 8)))
+        return targets
 
     def hints(self):
         return (self.tr("Previous"), self.tr("Choose"), self.tr("Next"))
 
     def view(self) -> tuple:
-        return (self.name, self.selected)
+        return (self.name, self.selected, self.scroll)
+
+    def labels(self, row: Variant | str) -> tuple[str, str]:
+        tr = self.tr
+        if row == RULES:
+            return tr("Rules and odds"), tr("How to play, the words, the history, the odds.")
+        if row == LANGUAGE:
+            return "Français · Español · English", tr("Choose your language")
+        title = tr.ruling(row.title_key)
+        standard = row == find_variant(row.game)
+        blurb = BLURBS.get(row.game) if standard else None
+        return title, tr(blurb) if blurb else tr.ruling(row.summary_key)
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        tr = self.tr
-        heading(surface, layout, tr("Choose a game"))
-        for i in range(self.choices):
-            y = 76 + i * ROW
+        heading(surface, layout, self.tr("Choose a game"))
+        for n, i in enumerate(self.shown()):
+            y = TOP + n * ROW
             chosen = i == self.selected
-            box = layout.rect(60, y, 680, ROW - 8)
-            colour = draw.option(surface, layout, box, chosen, radius=12, width=3)
-            if i < len(VARIANTS):
-                variant = VARIANTS[i]
-                title = tr.ruling(variant.title_key)
-                summary = tr.ruling(variant.summary_key)
+            box = layout.rect(40, y, 700, ROW - 8)
+            if self.pressed == f"row:{i}":
+                draw.panel(surface, box, layout, color=theme.PRESSED, edge=theme.GOLD, width=3)
+                colour = theme.GOLD
             else:
-                title, summary = (
-                    tr("Rules and odds"),
-                    tr("How to play, the sources, the exact odds."),
-                )
-            draw.text(surface, layout, title, (80, y + 5), 20, "serif-bold", colour, max_width=640)
+                colour = draw.option(surface, layout, box, chosen, radius=12, width=3)
+            title, summary = self.labels(self.rows[i])
+            draw.text(surface, layout, title, (60, y + 4), 28, "serif-bold", colour, max_width=660)
             draw.text(
-                surface, layout, summary, (80, y + 28), 13, "sans", theme.MUTED, max_width=640
+                surface, layout, summary, (60, y + 40), 20, "sans", theme.MUTED, max_width=660
+            )
+        if self.scroll > 0:
+            draw.text(
+                surface, layout, "\u25b2", (770, TOP + 50), 30, "sans-bold", theme.GOLD, "center"
+            )
+        if self.scroll + VISIBLE < len(self.rows):
+            draw.text(
+                surface,
+                layout,
+                "\u25bc",
+                (770, TOP + 3 * ROW),
+                30,
+                "sans-bold",
+                theme.GOLD,
+                "center",
             )

@@ -8,6 +8,7 @@ from kiosk.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Translator
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene
+from kiosk.ui.touch import Target
 
 CHOOSE_LANGUAGE = N_("Choose your language")
 TRANSLATORS = {lang: Translator(lang) for lang in LANGUAGES}
@@ -31,6 +32,18 @@ class Language(Scene):
             self.kiosk.set_language(LANGUAGES[self.selected])
             self.kiosk.goto("choose")
 
+    def on_touch(self, key: str) -> None:
+        if key in LANGUAGES:  # a tap on a card chooses that language at once
+            self.selected = LANGUAGES.index(key)
+            self.kiosk.set_language(key)
+            self.kiosk.goto("choose")
+        elif key == "home":
+            self.kiosk.goto("attract")
+
+    def touch_targets(self) -> list[Target]:
+        cards = [Target(lang, (40 + i * 250, 140, 220, 240)) for i, lang in enumerate(LANGUAGES)]
+        return [*cards, Target("home", (8, 4, 60, 44))]
+
     def hints(self):
         tr = TRANSLATORS[LANGUAGES[self.selected]]
         return (tr("Previous"), tr("Choose"), tr("Next"))
@@ -40,6 +53,15 @@ class Language(Scene):
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         titles = [TRANSLATORS[lang](CHOOSE_LANGUAGE) for lang in LANGUAGES]
+        home = layout.rect(8, 4, 60, 44)
+        draw.panel(
+            surface,
+            home,
+            layout,
+            color=theme.PRESSED if self.pressed == "home" else theme.BACKGROUND,
+            radius=12,
+        )
+        draw.text(surface, layout, "\u2302", (38, 8), 28, "sans-bold", theme.MUTED, "center")
         draw.text(
             surface,
             layout,
@@ -65,7 +87,7 @@ class Language(Scene):
         )
         for i, lang in enumerate(LANGUAGES):
             x = 40 + i * 250
-            chosen = i == self.selected
+            chosen = i == self.selected or self.pressed == lang
             box = layout.rect(x, 150 - (10 if chosen else 0), 220, 220 + (20 if chosen else 0))
             draw.option(
                 surface,

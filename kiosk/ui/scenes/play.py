@@ -1,12 +1,18 @@
-"""Play: the live tray with each die outlined, whose throw it is, both chances, the stakes, the
-throws so far, and one sentence for the last ruling.
+"""Play: the throw shown big, then the table: the last total and its ruling, each player's
+chance, the live tray with each die outlined, and what the next throw can do.
+
+After each throw the three dice and the total fill the screen for a moment, with the ruling
+as caption and a one-line gloss of a term met for the first time (a button brings the table
+back and does what it says); then the play layout, whose largest things are the last total,
+the two chances and the next throw.
 
 Buttons: left undoes the last throw (pressed twice), right lets the referee correct the last
 read, ok enters a throw by hand (in the demo: throws the simulated dice). With the camera gone,
 entering by hand opens by itself. Entering dice: left/right change the selected die, ok moves
 on and confirms; holding left cancels. Holding left outside an entry leaves the game.
 When the game waits for a player's choice (Hazard's main), left/right change the option and
-ok calls it; camera reads wait until it is made.
+ok calls it; camera reads wait until it is made. Dice are entered and asked for by the game's
+number of dice (Hazard throws two).
 """
 
 from __future__ import annotations
@@ -15,11 +21,11 @@ import logging
 
 import pygame
 
+from kiosk.events import CameraStatus, RollRead
 from kiosk.i18n import N_
-from kiosk.ui import draw, theme
+from kiosk.ui import draw, explain, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene
-from kiosk.worker import CameraStatus, RollRead
 
 log = logging.getLogger(__name__)
 
@@ -36,26 +42,14 @@ REROLL_REASONS = {
     "not_moved": N_("The dice did not move."),
     "bad_frame": N_("The camera picture cannot be used."),
 }
-# A word beside each past throw saying what it did, from its ruling key.
-TAGS = (
-    ("throw_off", N_("throw-off")),
-    ("wins", N_("wins")),
-    ("reazar_loses", N_("loses")),
-    ("encuentro", N_("encuentro")),
-    ("chance_for", N_("chance")),
-    ("new_opponent_chance", N_("chance")),
-    ("azar_pays", N_("azar")),
-    ("azar_wins", N_("azar")),
-    ("prize_raised", N_("azar")),
-    ("recovery_due", N_("again")),
-    ("nick", N_("wins")),
-    ("out", N_("loses")),
-    ("main_loses", N_("loses")),
-    ("chance_set", N_("chance")),
-)
 UNDO_CONFIRM_SECONDS = 4.0
-END_PAUSE_SECONDS = 3.0  # the last ruling stays on screen this long before the result
-HISTORY_ROWS = 6
+REVEAL_SECONDS = 3.0  # the throw fills the screen this long (a button skips it)
+END_PAUSE_SECONDS = 3.5  # the last throw stays on screen this long before the result
+HISTORY_CHIPS = 8  # past totals in the title bar
+# Where the table's sentences go (design units): at body size they wrap at 55 characters.
+RULING_BOX = (26, 132, 352, 104)
+NEXT_BOX = (30, 324, 660, 104)
+LINE_SPACING = 1.15
 
 
 class Play(Scene):
@@ -70,6 +64,7 @@ class Play(Scene):
         self.reroll: str | None = None  # reason key of the last "throw again"
         self.undo_armed = 0.0  # seconds left to confirm an undo
         self.ending = END_PAUSE_SECONDS if self.match and self.match.is_over else None
+        self.reveal = 0.0  # seconds the last throw still fills the screen
         self.option = 2  # the option shown at a choice: the middle one (Hazard: 7, the best)
         self._preview_t = None
         self._preview_surface: pygame.Surface | None = None
@@ -87,6 +82,7 @@ class Play(Scene):
         if self.entry is not None:
             self._entry_button(button, kind)
             return
+        self.reveal = 0.0  # any button brings the table back, and does what it says
         choice = self.match.choice
         if choice is not None and not (button == "left" and kind == "hold"):
             self._choice_button(button, choice)
@@ -170,8 +166,10 @@ class Play(Scene):
         if self.match.is_over or self.match.choice is not None:
             return  # a read is accepted only when a throw is expected
         roll = event.roll
+        self.cue("landing")  # the dice came to rest
         if not roll.ok:
             self.reroll = str(roll.reason)
+            self.cue("again")
             return
         confidence = min((die.confidence for die in roll.dice), default=None)
         self.match.throw(roll.values, source="camera", confidence=confidence)
@@ -180,12 +178,20 @@ class Play(Scene):
     def _after_throw(self) -> None:
         self.reroll = None
         self.undo_armed = 0.0
+        last = self.match.last
+        # A called main has no dice to show big, and is no total thrown.
+        self.reveal = 0.0 if last.is_choice else REVEAL_SECONDS
         self.ending = END_PAUSE_SECONDS if self.match.is_over else None
+        self.cue("win" if self.match.is_over else "ruling")
+        if not last.is_choice:
+            self.kiosk.scenes["attract"].remember(int(last.seat), last.total)
+        self.speak(self.tr.ruling(last.ruling.key, last.ruling.params))
         self.kiosk.show_turn()
 
     def update(self, dt: float) -> None:
         super().update(dt)
         self.undo_armed = max(0.0, self.undo_armed - dt)
+        self.reveal = max(0.0, self.reveal - dt)
         if self.ending is not None:
             self.ending -= dt
             if self.ending <= 0:
@@ -228,41 +234,196 @@ class Play(Scene):
             self.reroll,
             self.entry is not None,
             self.kiosk.camera_ok,
+            self.reveal > 0,
         )
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         if self.match is None:
             return
-        tr, match = self.tr, self.match
+        last = self.match.last
+        if self.reveal > 0 and self.entry is None and last is not None and not last.is_choice:
+            self.draw_reveal(surface, layout)
+            return
+        self.draw_title(surface, layout)
+        if self.entry is not None:
+            box = layout.rect(12, 44, 776, 196)
+            draw.panel(surface, box, layout, color=(12, 10, 8), radius=10)
+            self.draw_entry(surface, layout, box)
+        elif self.match.choice is not None:
+            box = layout.rect(12, 44, 776, 196)
+            draw.panel(surface, box, layout, color=(12, 10, 8), radius=10)
+            self.draw_choice(surface, layout, self.match.choice)
+        else:
+            self.draw_last(surface, layout)
+            self.draw_tray(surface, layout, layout.rect(404, 44, 384, 196))
+        for seat in (0, 1):
+            self.draw_seat(surface, layout, seat, 12 + seat * 392)
+        self.draw_next(surface, layout)
+
+    # -- the throw, shown big ------------------------------------------------------------------
+    def draw_reveal(self, surface: pygame.Surface, layout: Layout) -> None:
+        tr, last = self.tr, self.match.last
+        seat = int(last.seat)
+        who = tr("{player} threw").format(player=tr.player(seat))
         draw.text(
             surface,
             layout,
+            who,
+            (400, 8),
+            34,
+            "sans-bold",
+            theme.SEATS[seat],
+            "center",
+            max_width=760,
+        )
+        left = 40 + 70 * (3 - len(last.dice))  # two dice (Hazard) closer to the total
+        for i, value in enumerate(last.dice):
+            draw.die(surface, layout.rect(left + i * 140, 70, 120, 120), value)
+        draw.text(surface, layout, "=", (468, 84), 80, "sans-bold", theme.MUTED, "center")
+        draw.styled(surface, layout, str(last.total), (640, 40), theme.REVEAL_TOTAL)
+        ruling = tr.ruling(last.ruling.key, last.ruling.params)
+        draw.paragraph(
+            surface, layout, ruling, (40, 222, 720, 116), 34, "sans-bold", theme.TEXT, "center"
+        )
+        term = explain.new_term(self.match.entries)
+        if term is not None:
+            draw.paragraph(
+                surface,
+                layout,
+                explain.gloss(tr, term),
+                (40, 346, 720, 80),
+                theme.BODY.size,
+                "sans",
+                theme.MUTED,
+                "center",
+            )
+
+    # -- the table -----------------------------------------------------------------------------
+    def draw_title(self, surface: pygame.Surface, layout: Layout) -> None:
+        tr, match = self.tr, self.match
+        draw.styled(
+            surface,
+            layout,
             tr.ruling(match.variant.title_key),
-            (14, 4),
-            28,
-            "serif-bold",
-            theme.GOLD,
-            max_width=440,
+            (14, 6),
+            theme.TITLE,
+            max_width=260,
         )
-        count = tr.plural("{n} throw", "{n} throws", len(match.entries)).format(
-            n=len(match.entries)
+        prize = getattr(match.state, "prize", None)
+        if match.variant.reports_stakes and prize is not None and not match.is_over:
+            text = tr("Prize: {stakes}").format(stakes=self.stakes(prize))
+            draw.text(
+                surface,
+                layout,
+                text,
+                (786, 10),
+                20,
+                "sans-bold",
+                theme.GOLD,
+                "right",
+                max_width=200,
+            )
+        thrown = [entry for entry in match.entries if not entry.is_choice]
+        entries = thrown[-HISTORY_CHIPS:-1]
+        for i, entry in enumerate(entries):  # the totals before the last one, oldest first
+            box = layout.rect(290 + i * 38, 8, 34, 26)
+            draw.panel(surface, box, layout, edge=theme.SEATS[int(entry.seat)], radius=6, width=2)
+            draw.text(
+                surface,
+                layout,
+                str(entry.total),
+                (307 + i * 38, 11),
+                17,
+                "sans-bold",
+                theme.TEXT,
+                "center",
+            )
+
+    def draw_last(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The last throw: its dice, its total in big figures, and its ruling."""
+        tr, match = self.tr, self.match
+        box = layout.rect(12, 44, 380, 196)
+        draw.panel(surface, box, layout, radius=10)
+        if self.reroll is not None:
+            reason = REROLL_REASONS.get(self.reroll, REROLL_REASONS["unreadable"])
+            if self.reroll == "wrong_count":
+                reason = WRONG_COUNT.get(self.dice_count, reason)
+            reason = tr(reason)
+            draw.text(
+                surface,
+                layout,
+                tr("Please throw again."),
+                (202, 62),
+                34,
+                "sans-bold",
+                theme.WARN,
+                "center",
+                max_width=350,
+            )
+            draw.paragraph(
+                surface,
+                layout,
+                reason,
+                (28, 116, 348, 120),
+                theme.BODY.size,
+                "sans",
+                theme.TEXT,
+                "center",
+            )
+            return
+        last = match.last
+        if last is None:
+            draw.text(
+                surface,
+                layout,
+                tr("First throw"),
+                (202, 62),
+                34,
+                "sans-bold",
+                theme.GOLD,
+                "center",
+                max_width=350,
+            )
+            draw.paragraph(
+                surface,
+                layout,
+                tr.ruling(match.state.phase),
+                (28, 116, 348, 120),
+                theme.BODY.size,
+                "sans",
+                theme.TEXT,
+                "center",
+            )
+            return
+        if last.is_choice:  # a called main: the number, no dice
+            draw.text(
+                surface,
+                layout,
+                tr("main {main}").format(main=last.dice[0]),
+                (26, 62),
+                34,
+                "sans-bold",
+                theme.GOLD,
+                max_width=250,
+            )
+        else:
+            for i, value in enumerate(last.dice):
+                draw.die(surface, layout.rect(26 + i * 62, 60, 54, 54), value)
+            draw.styled(surface, layout, str(last.total), (300, 44), theme.TOTAL)
+        ruling = tr.ruling(last.ruling.key, last.ruling.params)
+        draw.paragraph(
+            surface,
+            layout,
+            ruling,
+            RULING_BOX,
+            theme.BODY.size,
+            "sans",
+            theme.TEXT,
+            spacing=LINE_SPACING,
         )
-        draw.text(surface, layout, count, (786, 12), 16, "sans", theme.MUTED, "right")
-        self.draw_tray(surface, layout, layout.rect(12, 46, 456, 256))
-        self.draw_message(surface, layout)
-        for seat in (0, 1):
-            self.draw_seat(surface, layout, seat, 46 + seat * 80)
-        self.draw_prize(surface, layout)
-        self.draw_history(surface, layout)
 
     def draw_tray(self, surface: pygame.Surface, layout: Layout, box: pygame.Rect) -> None:
         draw.panel(surface, box, layout, color=(12, 10, 8), radius=10)
-        if self.entry is not None:
-            self.draw_entry(surface, layout, box)
-            return
-        if self.match is not None and self.match.choice is not None:
-            self.draw_choice(surface, layout, self.match.choice)
-            return
         preview = self.kiosk.worker.preview() if self.kiosk.worker is not None else None
         if preview is None or not self.kiosk.camera_ok:
             message = self.tr("Camera lost: enter the dice with the buttons.")
@@ -271,7 +432,14 @@ class Play(Scene):
             elif getattr(self.kiosk.worker, "camera_ok", False) is None:
                 message = self.tr("Starting the camera...")
             draw.paragraph(
-                surface, layout, message, (40, 150, 400, 60), 20, "sans-bold", theme.WARN, "center"
+                surface,
+                layout,
+                message,
+                (420, 110, 352, 100),
+                24,
+                "sans-bold",
+                theme.WARN,
+                "center",
             )
             return
         inner = box.inflate(-layout.px(8), -layout.px(8))
@@ -279,11 +447,18 @@ class Play(Scene):
         target = image.get_rect(center=inner.center)
         surface.blit(image, target)
         self.draw_dice_marks(surface, layout, preview, target, scale)
-        state = {
-            "moving": self.tr("The dice are rolling..."),
-        }.get(preview.motion)
-        if state and self.match and not self.match.is_over:
-            draw.text(surface, layout, state, (24, 52), 14, "sans-bold", theme.TEXT)
+        if preview.motion == "moving" and self.match and not self.match.is_over:
+            draw.text(
+                surface,
+                layout,
+                self.tr("The dice are rolling..."),
+                (596, 52),
+                20,
+                "sans-bold",
+                theme.TEXT,
+                "center",
+                max_width=360,
+            )
 
     def _surface(self, preview, room: tuple[int, int]) -> tuple[pygame.Surface, float]:
         """The preview as a surface fitting `room`, and its scale; made once per new picture.
@@ -312,7 +487,7 @@ class Play(Scene):
             rect = pygame.Rect(0, 0, round(side), round(side))
             rect.center = (round(cx), round(cy))
             pygame.draw.rect(surface, theme.GOLD, rect, layout.px(2), border_radius=layout.px(4))
-            label = draw.rendered("sans-bold", layout.px(16), str(die.value), theme.BACKGROUND)
+            label = draw.rendered("sans-bold", layout.px(18), str(die.value), theme.BACKGROUND)
             tag = label.get_rect(midbottom=(rect.centerx, rect.top - layout.px(2)))
             pygame.draw.rect(
                 surface,
@@ -321,40 +496,6 @@ class Play(Scene):
                 border_radius=layout.px(4),
             )
             surface.blit(label, tag)
-
-    def draw_choice(self, surface, layout, choice) -> None:
-        """The options of the awaited choice (Hazard's main) in a row, the shown one framed."""
-        tr = self.tr
-        title = tr("{player}: call the main.").format(player=tr.player(int(choice.seat)))
-        draw.text(
-            surface, layout, title, (240, 60), 22, "sans-bold", theme.GOLD, "center", max_width=430
-        )
-        width = 420 / len(choice.options)
-        for i, option in enumerate(choice.options):
-            selected = i == self.option % len(choice.options)
-            rect = layout.rect(30 + i * width + 6, 120, width - 12, 90)
-            colour = draw.option(surface, layout, rect, selected, radius=12, width=3)
-            draw.text(
-                surface,
-                layout,
-                str(option),
-                (30 + i * width + width / 2, 140),
-                40,
-                "serif-bold",
-                colour,
-                "center",
-            )
-        draw.text(
-            surface,
-            layout,
-            tr("Left and right choose, the middle button calls."),
-            (240, 250),
-            14,
-            "sans",
-            theme.MUTED,
-            "center",
-            max_width=430,
-        )
 
     def draw_entry(self, surface, layout, box: pygame.Rect) -> None:
         tr = self.tr
@@ -365,11 +506,11 @@ class Play(Scene):
         else:
             title = tr(ENTER_DICE.get(len(self.entry or ()), "Enter the three dice"))
         draw.text(
-            surface, layout, title, (240, 60), 22, "sans-bold", theme.GOLD, "center", max_width=430
+            surface, layout, title, (400, 52), 26, "sans-bold", theme.GOLD, "center", max_width=740
         )
-        left = 240 - 65 * len(self.entry or ()) + 15  # the row of dice centred in the tray panel
+        left = 60 + 65 * (3 - len(self.entry or ()))  # fewer dice stay centred on the same place
         for i, value in enumerate(self.entry or ()):
-            rect = layout.rect(left + i * 130, 112, 100, 100)
+            rect = layout.rect(left + i * 130, 98, 100, 100)
             selected = i == self.entry_index
             draw.die(surface, rect, value, edge=theme.GOLD if selected else None)
             if selected:
@@ -381,151 +522,130 @@ class Play(Scene):
                     border_radius=layout.px(18),
                 )
         total = sum(self.entry or ())
-        draw.text(
-            surface,
-            layout,
-            tr("Total: {total}").format(total=total),
-            (240, 236),
-            20,
-            "sans",
-            theme.TEXT,
-            "center",
-        )
+        draw.styled(surface, layout, str(total), (620, 88), theme.TOTAL)
         draw.text(
             surface,
             layout,
             tr("Hold the left button to cancel."),
-            (240, 270),
-            14,
+            (400, 208),
+            20,
             "sans",
             theme.MUTED,
             "center",
+            max_width=740,
         )
 
-    def draw_message(self, surface, layout) -> None:
-        tr, match = self.tr, self.match
-        box = layout.rect(12, 308, 456, 122)
-        draw.panel(surface, box, layout, radius=10)
-        if self.reroll is not None:
-            reason = REROLL_REASONS.get(self.reroll, REROLL_REASONS["unreadable"])
-            if self.reroll == "wrong_count":
-                reason = WRONG_COUNT.get(self.dice_count, reason)
-            reason = tr(reason)
-            sentence = tr("Please throw again.") + " " + reason
-            colour = theme.WARN
-        elif match.last is not None:
-            sentence = tr.ruling(match.last.ruling.key, match.last.ruling.params)
-            colour = theme.TEXT
-        else:
-            sentence = tr.ruling(match.state.phase)
-            colour = theme.TEXT
-        draw.paragraph(surface, layout, sentence, (26, 316, 428, 70), 21, "sans", colour)
-        if match.is_over:
-            instruction, colour = tr("The game is over."), theme.GOLD
-        elif match.choice is not None:
-            seat = int(match.to_throw)
-            instruction = tr("{player}: call the main.").format(player=tr.player(seat))
-            colour = theme.SEATS[seat]
-        else:
-            seat = int(match.to_throw)
-            instruction = tr("{player}: throw the dice.").format(player=tr.player(seat))
-            colour = theme.SEATS[seat]
-        if self.undo_armed > 0:
-            instruction, colour = tr("Press left again to undo the last throw."), theme.WARN
-        draw.text(surface, layout, instruction, (26, 396), 20, "sans-bold", colour, max_width=428)
+    def draw_choice(self, surface, layout, choice) -> None:
+        """The options of the awaited choice (Hazard's main) in a row, the shown one framed."""
+        tr = self.tr
+        title = tr("{player}: call the main.").format(player=tr.player(int(choice.seat)))
+        draw.text(
+            surface, layout, title, (400, 52), 26, "sans-bold", theme.GOLD, "center", max_width=740
+        )
+        width = 720 / len(choice.options)
+        for i, option in enumerate(choice.options):
+            selected = i == self.option % len(choice.options)
+            rect = layout.rect(40 + i * width + 8, 96, width - 16, 100)
+            colour = draw.option(surface, layout, rect, selected, radius=12, width=3)
+            draw.text(
+                surface,
+                layout,
+                str(option),
+                (40 + i * width + width / 2, 112),
+                56,
+                "serif-bold",
+                colour,
+                "center",
+            )
+        draw.text(
+            surface,
+            layout,
+            tr("Left and right choose, the middle button calls."),
+            (400, 208),
+            20,
+            "sans",
+            theme.MUTED,
+            "center",
+            max_width=740,
+        )
 
-    def draw_seat(self, surface, layout, seat: int, y: float) -> None:
-        tr, state = self.tr, self.match.state
-        turn = not self.match.is_over and int(state.to_throw) == seat
-        box = layout.rect(480, y, 308, 72)
+    def draw_seat(self, surface, layout, seat: int, x: float) -> None:
+        """A player's card: name, whose throw it is (or the stakes won so far), the chance."""
+        tr, match = self.tr, self.match
+        state = match.state
+        turn = not match.is_over and int(state.to_throw) == seat and self.entry is None
+        box = layout.rect(x, 246, 384, 70)
         draw.panel(
             surface,
             box,
             layout,
             edge=theme.SEATS[seat] if turn else theme.PANEL_EDGE,
             radius=10,
-            width=3 if turn else 1,
+            width=4 if turn else 1,
         )
-        pygame.draw.circle(surface, theme.SEATS[seat], layout.point(500, y + 22), layout.px(8))
+        pygame.draw.circle(surface, theme.SEATS[seat], layout.point(x + 22, 266), layout.px(9))
         draw.text(
             surface,
             layout,
             tr.player(seat),
-            (516, y + 8),
-            20,
+            (x + 40, 252),
+            26,
             "sans-bold",
             theme.SEATS[seat],
-            max_width=150,
+            max_width=190,
         )
+        if turn:
+            below, colour = tr("throws now"), theme.SEATS[seat]
+        elif match.variant.reports_stakes:
+            below, colour = tr("won so far: {n}").format(n=f"{state.ledger[seat]:+d}"), theme.TEXT
+        else:
+            below, colour = "", theme.MUTED
+        draw.text(surface, layout, below, (x + 40, 286), 20, "sans-bold", colour, max_width=200)
         chances = getattr(state, "chances", None)
         chance = chances[seat] if chances is not None else None
-        label = tr("Chance: {total}").format(total=chance) if chance else tr("No chance yet")
+        # In Hazard the other player's number is the caster's main, which wins for him.
+        setter = getattr(state, "main", None) is not None and seat != int(state.caster)
         draw.text(
             surface,
             layout,
-            label,
-            (496, y + 40),
-            17,
+            tr("main") if setter else tr("chance"),
+            (x + 290, 264),
+            18,
             "sans",
-            theme.TEXT if chance else theme.MUTED,
-            max_width=180,
+            theme.MUTED,
+            "right",
+            max_width=80,
         )
-        ledger = state.ledger[seat] if getattr(state, "ledger", None) is not None else 0
-        draw.text(
-            surface, layout, f"{ledger:+d}", (776, y + 8), 28, "sans-bold", theme.TEXT, "right"
+        value = str(chance) if chance else "–"
+        draw.styled(
+            surface,
+            layout,
+            value,
+            (x + 372, 248),
+            theme.CHANCE,
+            color=theme.TEXT if chance else theme.MUTED,
         )
-        draw.text(surface, layout, tr("stakes"), (776, y + 48), 12, "sans", theme.MUTED, "right")
-        if turn:
-            draw.text(
-                surface,
-                layout,
-                tr("throws"),
-                (690, y + 12),
-                14,
-                "sans-bold",
-                theme.SEATS[seat],
-                "right",
-            )
 
-    def draw_prize(self, surface, layout) -> None:
-        state = self.match.state
-        prize = getattr(state, "prize", None)
-        if prize is None:
-            return
-        text = self.tr.plural("Prize: {n} stake", "Prize: {n} stakes", prize).format(n=prize)
-        draw.text(surface, layout, text, (484, 208), 17, "sans-bold", theme.GOLD, max_width=300)
-
-    def draw_history(self, surface, layout) -> None:
-        tr = self.tr
-        box = layout.rect(480, 234, 308, 196)
+    def draw_next(self, surface, layout) -> None:
+        """What the next throw can do (or the undo question, or the end of the game)."""
+        tr, match = self.tr, self.match
+        box = layout.rect(12, 322, 776, 108)
         draw.panel(surface, box, layout, color=theme.BACKGROUND, radius=10)
-        draw.text(surface, layout, tr("Throws so far"), (494, 240), 14, "sans-bold", theme.MUTED)
-        entries = self.match.entries[-HISTORY_ROWS:]
-        first = len(self.match.entries) - len(entries)
-        for row, entry in enumerate(entries):
-            y = 262 + row * 27
-            seat = int(entry.seat)
-            draw.text(
-                surface,
-                layout,
-                str(first + row + 1),
-                (512, y + 2),
-                14,
-                "sans",
-                theme.MUTED,
-                "right",
-            )
-            pygame.draw.circle(surface, theme.SEATS[seat], layout.point(526, y + 11), layout.px(6))
-            if entry.is_choice:
-                called = tr("main {main}").format(main=entry.dice[0])
-                draw.text(surface, layout, called, (540, y), 17, "sans-bold", theme.TEXT)
-                continue
-            for i, value in enumerate(entry.dice):
-                draw.die(surface, layout.rect(540 + i * 26, y, 22, 22), value)
-            draw.text(surface, layout, f"= {entry.total}", (622, y), 17, "sans-bold", theme.TEXT)
-            tag = next((tr(word) for part, word in TAGS if part in entry.ruling.key), "")
-            if entry.source == "manual":
-                tag = f"{tag} · {tr('by hand')}" if tag else tr("by hand")
-            draw.text(
-                surface, layout, tag, (776, y + 3), 14, "sans", theme.MUTED, "right", max_width=100
-            )
+        if self.undo_armed > 0:
+            sentence, colour = tr("Press left again to undo the last throw."), theme.WARN
+        elif match.is_over:
+            sentence, colour = tr("The game is over."), theme.GOLD
+        elif self.entry is not None:
+            sentence, colour = explain.next_throw(tr, match.state), theme.MUTED
+        else:
+            sentence, colour = explain.next_throw(tr, match.state), theme.TEXT
+        draw.paragraph(
+            surface,
+            layout,
+            sentence,
+            NEXT_BOX,
+            theme.BODY.size,
+            "sans",
+            colour,
+            spacing=LINE_SPACING,
+        )

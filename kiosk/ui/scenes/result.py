@@ -1,12 +1,26 @@
-"""The result: who won, why, the stakes, and play again."""
+"""The result: who came out ahead and by which rule, the prize, each player's net, play again.
+
+The headline follows `verdict`: it names only a player who ends the game ahead, or says the
+game is even.
+"""
 
 from __future__ import annotations
 
 import pygame
 
+from kiosk.i18n import N_
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene
+from kiosk.ui.touch import Target
+from kiosk.ui.verdict import verdict
+
+WINS = N_("{player} wins!")
+EVEN = N_("All square!")
+PRIZE = N_("{player} took the prize: {stakes}.")
+AHEAD_BY_AZARS = N_("{player} won more with azars and ends ahead.")
+EVEN_AFTER_AZARS = N_("With the azars paid, both players end even.")
+NET_LABEL = N_("stakes, net for the game")
 
 
 class Result(Scene):
@@ -24,8 +38,15 @@ class Result(Scene):
             match.undo()  # a misread ended the game: take it back and play on
             self.kiosk.goto("play")
 
+    def on_touch(self, key: str) -> None:
+        if key == "home":
+            self.kiosk.goto("language")
+
+    def touch_targets(self) -> list[Target]:
+        return [Target("home", (8, 4, 150, 40))]
+
     def explanation(self) -> str:
-        """The last throw's ruling says why ("10 is the chance of Player 1: Player 1 wins.")."""
+        """By which rule: the last throw's ruling ("10 is the chance of Player 1...")."""
         match = self.kiosk.match
         last = match.last
         if last is not None:
@@ -43,64 +64,104 @@ class Result(Scene):
         tr, match = self.tr, self.kiosk.match
         if match is None or match.state.outcome is None:
             return
-        outcome, state = match.state.outcome, match.state
+        self.draw_home(surface, layout)
+        result = verdict(match.state)
         draw.text(
             surface,
             layout,
             tr.ruling(match.variant.title_key),
-            (400, 16),
+            (400, 8),
             26,
             "serif",
             theme.MUTED,
             "center",
+            max_width=440,
         )
-        if outcome.winner is None:
-            title, colour = tr("A draw"), theme.GOLD
+        if result.ahead is None:
+            title, colour = tr(EVEN), theme.GOLD
         else:
-            seat = int(outcome.winner)
-            title = tr("{player} wins!").format(player=tr.player(seat))
-            colour = theme.SEATS[seat]
-        draw.text(
-            surface, layout, title, (400, 46), 64, "serif-bold", colour, "center", max_width=760
-        )
+            title = tr(WINS).format(player=tr.player(int(result.ahead)))
+            colour = theme.SEATS[int(result.ahead)]
+        draw.styled(surface, layout, title, (400, 40), theme.RESULT, max_width=780, color=colour)
         draw.paragraph(
             surface,
             layout,
             self.explanation(),
-            (60, 140, 680, 62),
-            22,
+            (40, 136, 720, 70),
+            theme.BODY.size,
             "sans",
             theme.TEXT,
             "center",
         )
-        stakes = tr.plural("{n} stake", "{n} stakes", outcome.stakes).format(n=outcome.stakes)
-        draw.text(surface, layout, stakes, (400, 210), 28, "sans-bold", theme.GOLD, "center")
-        for seat in (0, 1):
-            x = 250 + seat * 300
-            box = layout.rect(x - 130, 290, 260, 110)
-            draw.panel(surface, box, layout, edge=theme.SEATS[seat], radius=12)
-            draw.text(
-                surface,
-                layout,
-                tr.player(seat),
-                (x, 298),
-                22,
-                "sans-bold",
-                theme.SEATS[seat],
-                "center",
-            )
-            draw.text(
-                surface,
-                layout,
-                f"{state.ledger[seat]:+d}",
-                (x, 326),
-                44,
-                "serif-bold",
-                theme.TEXT,
-                "center",
-            )
-            draw.text(surface, layout, tr("stakes"), (x, 376), 14, "sans", theme.MUTED, "center")
-        throws = tr.plural("{n} throw", "{n} throws", len(match.entries)).format(
-            n=len(match.entries)
+        draw.paragraph(
+            surface,
+            layout,
+            self.why(result),
+            (40, 206, 720, 40),
+            24,
+            "sans-bold",
+            theme.GOLD,
+            "center",
         )
-        draw.text(surface, layout, throws, (400, 250), 16, "sans", theme.MUTED, "center")
+        for seat in (0, 1):
+            self.draw_net(surface, layout, seat, result.net[seat])
+
+    def why(self, result) -> str:
+        """The rule that decided, and in Medio azar why the player ahead is the one named."""
+        tr = self.tr
+        if not self.kiosk.match.variant.reports_stakes or result.winner is None:
+            return tr.ruling(result.reason)
+        if result.ahead is None:
+            return tr(EVEN_AFTER_AZARS)
+        if result.ahead != result.winner:
+            return tr(AHEAD_BY_AZARS).format(player=tr.player(int(result.ahead)))
+        return tr(PRIZE).format(
+            player=tr.player(int(result.winner)), stakes=self.stakes(result.prize)
+        )
+
+    def draw_home(self, surface: pygame.Surface, layout: Layout) -> None:
+        box = layout.rect(8, 4, 150, 40)
+        down = self.pressed == "home"
+        draw.panel(
+            surface, box, layout, color=theme.PRESSED if down else theme.BACKGROUND, radius=12
+        )
+        draw.text(
+            surface,
+            layout,
+            "\u2302 " + self.tr("Language"),
+            (83, 12),
+            18,
+            "sans",
+            theme.MUTED,
+            "center",
+            max_width=136,
+        )
+
+    def draw_net(self, surface: pygame.Surface, layout: Layout, seat: int, net: int) -> None:
+        tr = self.tr
+        x = 210 + seat * 380
+        box = layout.rect(x - 170, 254, 340, 170)
+        draw.panel(surface, box, layout, edge=theme.SEATS[seat], radius=12, width=2)
+        draw.text(
+            surface,
+            layout,
+            tr.player(seat),
+            (x, 262),
+            30,
+            "sans-bold",
+            theme.SEATS[seat],
+            "center",
+        )
+        figure = f"{net:+d}" if net else "0"
+        draw.text(surface, layout, figure, (x, 298), 64, "sans-bold", theme.TEXT, "center")
+        draw.text(
+            surface,
+            layout,
+            tr(NET_LABEL),
+            (x, 382),
+            20,
+            "sans",
+            theme.MUTED,
+            "center",
+            max_width=320,
+        )

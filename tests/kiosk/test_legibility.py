@@ -1,0 +1,108 @@
+"""Legible from 2 m on the 7-inch panel (800x480 px over about 154 x 86 mm visible).
+
+The total and the result headline have a cap height of at least 10 mm, the table's body text
+an em of at least 5 mm, and no line of a paragraph holds more than 55 characters, in every
+language, for every phase the rules can reach. Sizes are measured on rendered glyphs, after the
+shrinking the drawing helpers do to make a long string fit.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+
+from kiosk.i18n import LANGUAGES, Translator
+from kiosk.rules import AwaitChoice, Choice
+from kiosk.rules.variants import VARIANTS
+from kiosk.ui import draw, explain, theme
+from kiosk.ui.scenes import play, result, rules
+
+PANEL_MM_WIDE = 154.0
+PX_PER_MM = 800 / PANEL_MM_WIDE
+MAX_LINE = 55
+
+
+@pytest.fixture(autouse=True)
+def fonts():
+    pygame.font.init()
+
+
+def cap_mm(face: str, px: int) -> float:
+    """The height of a capital H as drawn, in millimetres on the panel."""
+    glyph = draw.font(face, px).render("H", True, (255, 255, 255))
+    return glyph.get_bounding_rect().height / PX_PER_MM
+
+
+def states_and_rulings(games: int = 150):
+    """Every variant played with random dice (and random choices, as Hazard's main): each state
+    met and each ruling given."""
+    rng = random.Random(18)
+    states, rulings = [], []
+    for variant in VARIANTS:
+        for _ in range(games):
+            state = variant.new_game(rng.choice((0, 1)))
+            while not state.is_over:
+                states.append(state)
+                awaiting = state.awaiting
+                if isinstance(awaiting, AwaitChoice):
+                    move = Choice(rng.choice(awaiting.options))
+                else:
+                    move = variant.throw([rng.randint(1, 6) for _ in range(variant.dice)])
+                state, ruling = state.apply(move)
+                rulings.append(ruling)
+    return states, rulings
+
+
+STATES, RULINGS = states_and_rulings()
+
+
+def test_the_total_has_a_cap_height_of_10_mm() -> None:
+    assert cap_mm(theme.TOTAL.face, round(theme.TOTAL.size)) >= 10
+    assert cap_mm(theme.CHANCE.face, round(theme.CHANCE.size)) >= 7  # the chances, next largest
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_result_headline_keeps_10_mm_after_fitting(lang: str) -> None:
+    tr = Translator(lang)
+    headlines = [tr(result.EVEN)] + [
+        tr(result.WINS).format(player=tr.player(seat)) for seat in (0, 1)
+    ]
+    for headline in headlines:
+        px = draw.fitting_size(theme.RESULT.face, round(theme.RESULT.size), headline, 780)
+        assert cap_mm(theme.RESULT.face, px) >= 10, (headline, px)
+
+
+def fitted(string: str, box: tuple, size: float) -> tuple[int, list[str]]:
+    """The size and lines a play-screen paragraph gets in `box` (x, y, width, height)."""
+    px, lines, _ = draw.paragraph_fit(
+        "sans", round(size), string, box[2], box[3], play.LINE_SPACING
+    )
+    return px, lines
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_next_throw_and_the_ruling_stay_at_body_size_and_55_characters(lang: str) -> None:
+    tr = Translator(lang)
+    body_mm = theme.BODY.size / PX_PER_MM
+    assert body_mm >= 5
+    sentences = {explain.next_throw(tr, state): play.NEXT_BOX for state in STATES}
+    sentences.update({tr.ruling(r.key, r.params): play.RULING_BOX for r in RULINGS})
+    assert len(sentences) > 40
+    for sentence, box in sentences.items():
+        px, lines = fitted(sentence, box, theme.BODY.size)
+        assert px >= theme.BODY.size, (sentence, px)
+        assert max(len(line) for line in lines) <= MAX_LINE, lines
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("large", [False, True])
+def test_rules_pages_wrap_at_55_characters_in_both_text_sizes(lang: str, large: bool) -> None:
+    tr = Translator(lang)
+    px = rules.SIZES[large]
+    pages = [tr(text) for text in rules.TEXTS.values()]
+    pages.append("\n".join(explain.gloss(tr, term) for term, _, _ in explain.GLOSSARY))
+    for page in pages:
+        for line in draw.wrap("sans", px, page, rules.BOX[2]):
+            assert len(line) <= MAX_LINE, line
