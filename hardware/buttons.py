@@ -21,10 +21,11 @@ Clock = Callable[[], float]
 
 @dataclass(frozen=True)
 class ButtonEvent:
-    """A button as the kiosk sees it: `kind` "press" (short) or "hold" (long); `t` monotonic."""
+    """A button as the kiosk sees it: `kind` "press" (short) or "hold" (long); `t` monotonic.
+    The staff key switch is button "staff", kind "on" or "off" ("toggle" from the demo's F12)."""
 
     button: str
-    kind: Literal["press", "hold"]
+    kind: Literal["press", "hold", "on", "off", "toggle"]
     t: float
 
 
@@ -100,6 +101,7 @@ class GpioButtons:
         pin_factory: Any = None,
         clock: Clock = time.monotonic,
         poll_interval: float | None = 0.05,
+        key_pin: int | None = None,
     ) -> None:
         from gpiozero import Button
 
@@ -116,6 +118,13 @@ class GpioButtons:
                 button.when_released = self._callback(tracker, False)
                 self._trackers[name] = tracker
                 self._buttons[name] = button
+            if key_pin is not None:  # a key switch to ground: turned is "on", back is "off"
+                key = Button(key_pin, pull_up=True, bounce_time=0.05, pin_factory=pin_factory)
+                key.when_pressed = self._switch("on")
+                key.when_released = self._switch("off")
+                self._buttons["staff"] = key
+                if key.is_pressed:  # already turned when the kiosk starts
+                    self._switch("on")()
         except Exception:
             self.close()
             raise
@@ -132,6 +141,12 @@ class GpioButtons:
                 self._events.put(event)
 
         return on_edge
+
+    def _switch(self, kind: str) -> Callable[[], None]:
+        def on_turn() -> None:
+            self._events.put(ButtonEvent("staff", kind, self._clock()))  # type: ignore[arg-type]
+
+        return on_turn
 
     def poll(self) -> None:
         """Report holds that have been reached and settle bounces; safe from any thread."""

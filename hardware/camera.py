@@ -8,14 +8,22 @@ knows which. Every failure (no device, cable pulled, file gone) surfaces as `Cam
 
 from __future__ import annotations
 
+import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-import cv2
-import numpy as np
+os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")  # read by OpenCV when first imported
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+# OpenCV's own warnings (a missing /dev/video0 every reconnect) stay out of the journal, even
+# when cv2 was imported before this module: the kiosk says what is wrong in its own words.
+cv2.setLogLevel(2)  # 2 = errors only (cv2.utils.logging.LOG_LEVEL_ERROR)
+log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
@@ -279,6 +287,7 @@ class ReplayCamera(CameraBase):
         self._video_index = -1
         self._start = 0.0
         self._cached: tuple[int, np.ndarray] | None = None
+        self._bad: set[Path] = set()
 
     def open(self) -> None:
         self.close()
@@ -322,8 +331,17 @@ class ReplayCamera(CameraBase):
         path = self._files[index]
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
-            self.close()
-            raise CameraError(f"cannot read the replay image {path} (removed?)")
+            if not path.exists():
+                self.close()
+                raise CameraError(f"cannot read the replay image {path} (removed?)")
+            # A bad file in a recording is a dropped frame, not a lost camera: the last good
+            # picture stays (said once per file, not once per frame).
+            if path not in self._bad:
+                self._bad.add(path)
+                log.warning("replay: %s is not a readable image; skipped", path.name)
+            if self._cached is None:
+                raise CameraError(f"the replay image {path} cannot be read")
+            return self._cached[1]
         self._cached = (index, image)
         return image
 

@@ -1,8 +1,9 @@
 """Keyboard and touch fallback: the same ButtonEvents as the arcade buttons, from pygame events.
 
 Left/Right arrows are left/right; Enter, keypad Enter and Space are ok (held for the hold time:
-a hold); F12 or M is an immediate hold of ok (the maintenance mode). A touch or click on the
-left third, middle or right third of the screen is left, ok or right, with the same hold logic.
+a hold); in demo mode only (`shortcuts`), F12 or M switches the staff mode ("staff",
+"toggle"). A touch or click on the left third, middle or right third of the screen is left,
+ok or right, with the same hold logic.
 The UI calls `handle(event, now)` for each pygame event and `poll(now)` once per frame.
 pygame is imported only when a `KeyButtons` is built, so `hardware` stays light.
 """
@@ -17,7 +18,9 @@ from hardware.buttons import BUTTONS, ButtonEvent, PressTracker
 class KeyButtons:
     """Maps pygame key, mouse and finger events to ButtonEvents. `screen_width` in pixels."""
 
-    def __init__(self, hold_seconds: float = 3.0, screen_width: int = 1280) -> None:
+    def __init__(
+        self, hold_seconds: float = 3.0, screen_width: int = 1280, shortcuts: bool = False
+    ) -> None:
         import pygame
 
         self.screen_width = screen_width
@@ -29,7 +32,8 @@ class KeyButtons:
             pygame.K_KP_ENTER: "ok",
             pygame.K_SPACE: "ok",
         }
-        self._maintenance_keys = {pygame.K_F12, pygame.K_m}
+        # A kiosk's keyboard (a USB hub within reach) must not open the staff powers.
+        self._maintenance_keys = {pygame.K_F12, pygame.K_m} if shortcuts else set()
         self._key_down, self._key_up = pygame.KEYDOWN, pygame.KEYUP
         self._mouse_down, self._mouse_up = pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP
         self._finger_down, self._finger_up = pygame.FINGERDOWN, pygame.FINGERUP
@@ -46,7 +50,7 @@ class KeyButtons:
         if kind in (self._key_down, self._key_up):
             key = getattr(event, "key", None)
             if kind == self._key_down and key in self._maintenance_keys:
-                return [ButtonEvent("ok", "hold", now)]
+                return [ButtonEvent("staff", "toggle", now)]
             button = self._keys.get(key)
             if button is None:
                 return []

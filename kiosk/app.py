@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import queue
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -45,6 +46,9 @@ POINTER_EVENTS = (
     pygame.FINGERUP,
 )
 LOG_RETRY_SECONDS = 5.0  # how often writes waiting for a full disk are tried again
+STOP_SECONDS = 6.0  # wait at most this long for the vision worker (systemd allows 10 s)
+INPUT_PER_FRAME = 32  # pygame events handled per frame at most (a storm is cut short)
+BUTTONS_PER_FRAME = 8  # button presses acted on per frame at most
 
 
 class ScaledClock:
@@ -110,6 +114,15 @@ class Kiosk:
         self.running = True
         self.frames = 0
         self.last_activity = clock()
+        # Staff mode: maintenance, undo, corrections. Entered by the code after a hold of ok,
+        # the key switch, or (demo only) F12; ends after staff.idle_seconds without a press.
+        self.staff = False
+        self.staff_key = False  # the key switch is turned: staff mode stays until turned back
+        self._staff_pressed = 0.0
+        self._code: list[str] | None = None  # presses of the staff code so far, after a hold
+        self._code_until = 0.0
+        self._code_locked_until = float("-inf")  # after a wrong code: no new try before this
+        self._throwing = threading.Event()  # the demo's simulated throw is being computed
         self._last_view: tuple | None = None
         self._shots = 0
         self._carry = 0.0  # game time not yet consumed by fixed steps
@@ -214,15 +227,24 @@ class Kiosk:
             self.worker.watcher = build_watcher(self.config, self.calibration, dice)
 
     def throw_dice(self) -> bool:
-        """Demo mode: throw the simulated tray's dice. False when there is no tray, or when the
-        game throws other than the simulated tray's three dice."""
-        if self.tray is None or self.dice != 3:
+        """Demo mode: throw the simulated tray's dice, on a thread of its own (simulating a
+        throw takes longer than a frame); a press while the dice fly does nothing. False when
+        there is no tray, a throw is still being simulated, or the game throws other than the
+        simulated tray's three dice."""
+        tray = self.tray
+        if tray is None or self._throwing.is_set() or self.dice != 3:
             return False
-        try:
-            self.tray.throw()
-        except Exception:
-            log.exception("simulated throw")
-            return False
+        self._throwing.set()
+
+        def throw() -> None:
+            try:
+                tray.throw()
+            except Exception:
+                log.exception("simulated throw")
+            finally:
+                self._throwing.clear()
+
+        threading.Thread(target=throw, name="simulated throw", daemon=True).start()
         return True
 
     def show_turn(self) -> None:
@@ -243,6 +265,51 @@ class Kiosk:
     def idle_for(self) -> float:
         return self.clock() - self.last_activity
 
+    # -- staff mode --------------------------------------------------------------------------
+    def enter_staff(self, how: str) -> None:
+        self.staff = True
+        self._code = None
+        self._staff_pressed = self.clock()
+        log.info("staff mode on (%s)", how)
+        if self.scene.name != "maintenance":
+            self.goto("maintenance")
+
+    def leave_staff(self, why: str) -> None:
+        """Back to the visitors: undo, corrections and maintenance are closed again."""
+        if not self.staff:
+            return
+        self.staff = self.staff_key = False
+        log.info("staff mode off (%s)", why)
+        if self.scene.name == "maintenance":
+            self.goto(self.previous)
+        elif self.scene.name == "play" and getattr(self.scene, "entry_purpose", "") == "correct":
+            self.scene.entry = None  # a correction left half made is not made
+
+    def _staff_code(self, event) -> bool:
+        """A press while the code is being entered after a hold of ok: True if it was used.
+        A wrong press ends the attempt silently (and does nothing else)."""
+        if self._code is None:
+            return False
+        if self.clock() > self._code_until:
+            self._code = None
+            return False
+        code = self.config.staff.presses
+        self._code.append(event.button if event.kind == "press" else "")
+        if tuple(self._code) != code[: len(self._code)]:
+            self._code = None  # random presses get one try per code_seconds, not ten a second
+            self._code_locked_until = self.clock() + self.config.staff.code_seconds
+        elif len(self._code) == len(code):
+            self.enter_staff("the staff code")
+        return True
+
+    def _staff_switch(self, kind: str) -> None:
+        """The key switch turned ("on"/"off"), or the demo's F12 ("toggle")."""
+        self.staff_key = kind == "on"
+        if kind == "on" or (kind == "toggle" and not self.staff):
+            self.enter_staff("the key switch" if kind == "on" else "the keyboard, demo mode")
+        else:
+            self.leave_staff("the key switch" if kind == "off" else "the keyboard")
+
     # -- input -------------------------------------------------------------------------------
     def press(self, button: str, kind: str = "press") -> None:
         """Put a button event on the queue, as the GPIO thread does (autoplay uses this)."""
@@ -251,9 +318,14 @@ class Kiosk:
         self.events.put(ButtonEvent(button, kind, self.clock()))
 
     def pump(self) -> None:
-        """pygame's own events (window close, keys, touches) into the one queue."""
+        """pygame's own events (window close, keys, touches) into the one queue. A storm (a
+        stuck key, a child on the touch screen) is cut to INPUT_PER_FRAME events a frame: no
+        hand presses faster, and each one may redraw a scene."""
         now = self.clock()
-        for event in pygame.event.get():
+        events = pygame.event.get()
+        if len(events) > INPUT_PER_FRAME:
+            events = [e for e in events if e.type == pygame.QUIT] + events[:INPUT_PER_FRAME]
+        for event in events:
             if event.type == pygame.QUIT:
                 self.running = False
             elif self.demo and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
@@ -286,16 +358,22 @@ class Kiosk:
             if self._stalled:
                 log.info("dropping a press made while the screen was frozen")
                 return  # replayed as a burst, presses nobody saw answered would play on
-            self.last_activity = self.clock()
+            self.last_activity = self._staff_pressed = self.clock()
+            if getattr(event, "button", None) == "staff":
+                self._staff_switch(event.kind)
+                return
             if self.scenes["idle"].asking:
                 self.scenes["idle"].asking = False
                 return  # the press only answers "still playing?"
             button = event.key if isinstance(event, Touched) else event.button
+            if not isinstance(event, Touched) and self._staff_code(event):
+                return
             if button == "ok" and event.kind == "hold":
-                if self.scene.name == "maintenance":
-                    self.goto(self.previous)
-                else:
-                    self.goto("maintenance")
+                if self.staff:
+                    self.leave_staff("hold of ok")
+                elif self.clock() >= self._code_locked_until:  # the staff code may follow
+                    self._code = []
+                    self._code_until = self.clock() + self.config.staff.code_seconds
                 return
             if isinstance(event, Touched) and event.key not in BUTTON_KEYS:
                 self.scene.on_touch(event.key)
@@ -305,11 +383,18 @@ class Kiosk:
         self.scene.on_event(event)
 
     def drain(self) -> None:
+        """The queued events; button presses beyond BUTTONS_PER_FRAME in one frame are dropped
+        (bouncing contacts, a storm), throws and camera news never."""
+        presses = 0
         while True:
             try:
                 event = self.events.get_nowait()
             except queue.Empty:
                 return
+            if hasattr(event, "button") and event.button != "staff":
+                presses += 1
+                if presses > BUTTONS_PER_FRAME:
+                    continue
             try:
                 self.dispatch(event)
             except Exception:
@@ -317,6 +402,9 @@ class Kiosk:
 
     # -- time and drawing --------------------------------------------------------------------
     def update(self, dt: float) -> None:
+        idle = self.clock() - self._staff_pressed > self.config.staff.idle_seconds
+        if self.staff and idle and not self.staff_key:
+            self.leave_staff("no press for a while")
         self.scenes["idle"].watch(dt)
         self.scene.update(dt)
         self._log_retry -= dt
@@ -336,6 +424,8 @@ class Kiosk:
             lines.append(self.tr("The game log cannot be written. Please tell the staff."))
         if self.uncalibrated:
             lines.append(self.tr("The tray is not calibrated. Staff: hold OK, then calibrate."))
+        if self.staff and self.scene.name != "maintenance":
+            lines.append(self.tr("Staff mode: Undo and Correct work. Hold OK to end it."))
         if self.notice and self.clock() < self.notice_until:
             lines.append(self.notice)
         for i, line in enumerate(lines):
@@ -522,7 +612,7 @@ def build(
     if not demo:
         lights = _quietly(lambda: open_lights(config.lights), NullLights(), "lights")
         buttons = _quietly(lambda: _gpio_buttons(config, events), None, "GPIO buttons")
-    keys = KeyButtons(config.buttons.hold_seconds, screen.get_width())
+    keys = KeyButtons(config.buttons.hold_seconds, screen.get_width(), shortcuts=demo)
     kiosk = Kiosk(
         config,
         screen,
@@ -542,6 +632,10 @@ def build(
     if kiosk.uncalibrated:
         log.warning("the tray is not calibrated: calibrate it from the maintenance screen")
     kiosk.closers = [c for c in (buttons, lights) if c is not None and hasattr(c, "close")]
+    if not simulated:  # a real tray may still hold the last throw's dice (a simulated one never)
+        from kiosk.resume import logged_dice
+
+        worker.resume(logged_dice(*gamelog.last_seen()))
     worker.start()
     return kiosk
 
@@ -549,7 +643,7 @@ def build(
 def _gpio_buttons(config: Any, events: queue.Queue):
     from hardware.buttons import GpioButtons
 
-    return GpioButtons(config.buttons, events)
+    return GpioButtons(config.buttons, events, key_pin=config.staff.key_pin)
 
 
 def calibrate_and_judge(empty: Any) -> tuple[Any, Any]:
@@ -579,7 +673,9 @@ def _quietly(make: Callable[[], Any], fallback: Any, what: str) -> Any:
 
 def shutdown(kiosk: Kiosk) -> None:
     if kiosk.worker is not None:
-        kiosk.worker.stop()
+        # The worker may be inside a long OpenCV call (the first read loads the models): the
+        # process must not exit under it, which aborts in C++ ("terminate called ...").
+        kiosk.worker.stop(timeout=STOP_SECONDS)
     for closer in getattr(kiosk, "closers", []):
         _quietly(closer.close, None, "closing hardware")
     kiosk.log.close()

@@ -14,11 +14,23 @@ import sys
 COMMANDS = ("run", "odds", "simulate", "read", "watch", "calibrate", "history")
 
 
+def version() -> str:
+    """The installed version (what a technician reads out on the phone)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("azar-kiosk")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="azar-kiosk",
         description="Referee for the three-dice games of Alfonso X's Libro de los juegos.",
     )
+    parser.add_argument("--version", action="version", version=f"azar-kiosk {version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:

@@ -8,7 +8,10 @@ every key.
 
 from __future__ import annotations
 
+import difflib
+import math
 import re
+import stat
 import tomllib
 import types
 import typing
@@ -81,6 +84,22 @@ class SimulatedConfig:
 
 
 @dataclass(frozen=True)
+class StaffConfig:
+    """The staff's way into maintenance, which visitors pressing at random will not find."""
+
+    # Hold ok (buttons.hold_seconds), then press these buttons in order within `code_seconds`.
+    code: str = "left left right left right right left ok"
+    code_seconds: float = 10.0
+    key_pin: int | None = None  # a key switch between this GPIO pin and ground: staff mode on
+    idle_seconds: float = 60.0  # staff mode with no press this long: back to the visitors
+    exports_kept: int = 10  # newest exports kept in data_dir/exports (older ones removed)
+
+    @property
+    def presses(self) -> tuple[str, ...]:
+        return tuple(self.code.split())
+
+
+@dataclass(frozen=True)
 class KioskConfig:
     """The application: language, screen, idle timers, where the game log lives."""
 
@@ -117,7 +136,7 @@ class SoundConfig:
 class VisionConfig:
     """When a roll is final: the dice still for `settle_seconds`, `votes` reads in agreement."""
 
-    settle_seconds: float = 0.6
+    settle_seconds: float = 0.3  # the settle check tolerates camera shake: 0.3 s of stillness
     votes: int = 3
 
 
@@ -129,11 +148,41 @@ class Config:
     simulated: SimulatedConfig = field(default_factory=SimulatedConfig)
     kiosk: KioskConfig = field(default_factory=KioskConfig)
     game: GameConfig = field(default_factory=GameConfig)
+    staff: StaffConfig = field(default_factory=StaffConfig)
     sound: SoundConfig = field(default_factory=SoundConfig)
     vision: VisionConfig = field(default_factory=VisionConfig)
 
 
 EXAMPLE_PATH = Path(__file__).with_name("config.example.toml")
+MAX_BYTES = 256 * 1024  # a real config is a few kB: anything bigger is not one (/dev/zero)
+BUTTON_NAMES = ("left", "ok", "right")
+
+
+class Problems:
+    """Every problem found in one config file, so a technician fixes them all in one visit."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+
+    def add(self, key: str, value: Any, allowed: str) -> None:
+        self.messages.append(f"{key} = {_shown(value)} is not allowed: {allowed}")
+
+    def note(self, message: str) -> None:
+        self.messages.append(message)
+
+    def raise_any(self) -> None:
+        if len(self.messages) == 1:
+            raise ConfigError(self.messages[0])
+        if self.messages:
+            raise ConfigError(
+                f"{len(self.messages)} problems:\n" + "\n".join(f"- {m}" for m in self.messages)
+            )
+
+
+def _shown(value: Any) -> str:
+    """A value as the message quotes it: short, whatever was written."""
+    text = repr(list(value) if isinstance(value, tuple) else value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def load_config(path: str | Path | None = None) -> Config:
@@ -141,32 +190,58 @@ def load_config(path: str | Path | None = None) -> Config:
     if path is None:
         return validate(Config())
     path = Path(path)
+    name = repr(str(path))
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):  # a folder, a FIFO (would hang), /dev/zero (no end)
+            raise ConfigError(
+                f"cannot read configuration file {name}: not a regular file "
+                "(a folder, a pipe or a device)"
+            )
+        if info.st_size > MAX_BYTES:
+            raise ConfigError(f"configuration file {name} is {info.st_size} bytes: too big")
         with path.open("rb") as file:
-            data = tomllib.load(file)
+            raw = file.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
+            raise ConfigError(f"configuration file {name} is too big")
+        data = tomllib.loads(raw.decode("utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"configuration file {str(path)!r} does not exist") from None
-    except OSError as error:
-        raise ConfigError(f"cannot read configuration file {str(path)!r}: {error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from None
-    except UnicodeDecodeError as error:  # a damaged file (a power cut while it was written)
-        raise ConfigError(f"{path}: not UTF-8 text, the file is damaged: {error}") from None
+        raise ConfigError(f"configuration file {name} does not exist") from None
+    except (OSError, ValueError) as error:  # ValueError: a NUL byte in the path itself
+        if isinstance(error, ConfigError):
+            raise
+        if isinstance(error, UnicodeDecodeError):  # damaged (a power cut while it was written)
+            raise ConfigError(f"{path}: not UTF-8 text, the file is damaged: {error}") from None
+        if isinstance(error, tomllib.TOMLDecodeError):
+            raise ConfigError(f"{path}: not valid TOML: {error}") from None
+        raise ConfigError(f"cannot read configuration file {name}: {error}") from None
+    except (RecursionError, MemoryError):  # arrays nested thousands deep
+        raise ConfigError(f"{path}: not a configuration (nested too deep to read)") from None
     return parse_config(data)
 
 
 def parse_config(data: dict[str, Any]) -> Config:
-    """Build a validated Config from an already parsed TOML table."""
+    """Build a validated Config from an already parsed TOML table; every problem at once."""
+    problems = Problems()
     sections = {f.name: f for f in fields(Config)}
     values = {}
     for name, table in data.items():
         if name not in sections:
-            allowed = ", ".join(f"[{s}]" for s in sections)
-            raise ConfigError(f"unknown section [{name}]; allowed sections: {allowed}")
-        if not isinstance(table, dict):
-            raise ConfigError(f"{name} must be a section [{name}], not the value {table!r}")
-        values[name] = _build(_section_type(name), table, name)
+            problems.note(
+                f"unknown section [{name}]{_did_you_mean(name, sections)}; allowed sections: "
+                + ", ".join(f"[{s}]" for s in sections)
+            )
+        elif not isinstance(table, dict):
+            problems.note(f"{name} must be a section [{name}], not the value {_shown(table)}")
+        else:
+            values[name] = _build(_section_type(name), table, name, problems)
+    problems.raise_any()
     return validate(Config(**values))
+
+
+def _did_you_mean(name: str, known) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def _section_type(name: str) -> type:
@@ -174,18 +249,23 @@ def _section_type(name: str) -> type:
     return hints[name]
 
 
-def _build(cls: type, table: dict[str, Any], section: str) -> Any:
-    """One section: reject unknown keys, check each value's type, convert lists to tuples."""
+def _build(cls: type, table: dict[str, Any], section: str, problems: Problems) -> Any:
+    """One section: unknown keys and wrong types are noted (the default stands in), lists
+    become tuples."""
     hints = typing.get_type_hints(cls)
     known = [f.name for f in fields(cls)]
     kwargs = {}
     for key, value in table.items():
         if key not in known:
-            raise ConfigError(
-                f"unknown key {section}.{key} = {value!r}; allowed keys in [{section}]: "
-                + ", ".join(known)
+            problems.note(
+                f"unknown key {section}.{key}{_did_you_mean(key, known)}; allowed keys in "
+                f"[{section}]: " + ", ".join(known)
             )
-        kwargs[key] = _convert(value, hints[key], f"{section}.{key}")
+            continue
+        try:
+            kwargs[key] = _convert(value, hints[key], f"{section}.{key}")
+        except ConfigError as error:
+            problems.note(str(error))
     return cls(**kwargs)
 
 
@@ -208,6 +288,7 @@ def _type_name(hint: Any) -> str:
 def _convert(value: Any, hint: Any, key: str) -> Any:
     """Check `value` against the annotation `hint`; TOML has no None, so None means 'absent'."""
     origin = typing.get_origin(hint)
+    wrong = f"{key} = {_shown(value)} is not allowed: expected {_type_name(hint)}"
     if origin in (types.UnionType, typing.Union):
         for option in typing.get_args(hint):
             if option is type(None):
@@ -216,19 +297,25 @@ def _convert(value: Any, hint: Any, key: str) -> Any:
                 return _convert(value, option, key)
             except ConfigError:
                 continue
-        raise ConfigError(f"{key} = {value!r} is not allowed: expected {_type_name(hint)}")
+        raise ConfigError(wrong)
     if origin is tuple:
         args = typing.get_args(hint)
         if not isinstance(value, list) or len(value) != len(args):
-            raise ConfigError(f"{key} = {value!r} is not allowed: expected {_type_name(hint)}")
+            raise ConfigError(wrong)
         return tuple(_convert(v, a, key) for v, a in zip(value, args, strict=True))
     if hint is float and isinstance(value, int | float) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            raise ConfigError(f"{key} = {value!r} is not allowed: expected a finite number")
         return float(value)
     if hint is int and isinstance(value, int) and not isinstance(value, bool):
         return value
-    if hint in (bool, str) and isinstance(value, hint):
+    if hint is str and isinstance(value, str):
+        if "\0" in value:
+            raise ConfigError(f"{key} = {_shown(value)} is not allowed: a NUL character in it")
         return value
-    raise ConfigError(f"{key} = {value!r} is not allowed: expected {_type_name(hint)}")
+    if hint is bool and isinstance(value, bool):
+        return value
+    raise ConfigError(wrong)
 
 
 def menu_names(game: GameConfig) -> list[tuple[str, str | None]]:
@@ -241,25 +328,26 @@ def menu_names(game: GameConfig) -> list[tuple[str, str | None]]:
     return pairs
 
 
-def _check_games(game: GameConfig) -> None:
+def _check_games(game: GameConfig, problems: Problems) -> None:
     """Every game and variant the [game] section names exists in the rules' registry."""
     from kiosk.rules.core import UnknownVariant
     from kiosk.rules.variants import find_variant
 
     for i, (name, variant) in enumerate(menu_names(game)):
-        key = "default_game" if i == 0 else "menu_variants"
+        if i == 0:
+            continue  # default_game and variant: _check_game names each key, with a suggestion
+        key = "menu_variants"
         try:
             find_variant(name, variant)
         except UnknownVariant as error:
-            _fail(f"game.{key}", getattr(game, key), str(error))
-
-
-def _fail(key: str, value: Any, allowed: str) -> typing.NoReturn:
-    raise ConfigError(f"{key} = {value!r} is not allowed: {allowed}")
+            problems.add(f"game.{key}", getattr(game, key), str(error))
 
 
 def validate(config: Config) -> Config:
-    """Check the values that have the right type but cannot work; return the config unchanged."""
+    """Check the values that have the right type but cannot work; return the config unchanged.
+    Raises one ConfigError listing every problem."""
+    problems = Problems()
+    _fail = problems.add
     cam = config.camera
     if cam.kind not in CAMERA_KINDS:
         _fail("camera.kind", cam.kind, "one of " + ", ".join(map(repr, CAMERA_KINDS)))
@@ -312,7 +400,7 @@ def validate(config: Config) -> Config:
             _fail(f"simulated.{key}", colour, 'a colour written "#rrggbb"')
     if not 16 <= sim.die_size <= 200:
         _fail("simulated.die_size", sim.die_size, "16 to 200 pixels")
-    if sim.die_size * 6 > min(cam.resolution):
+    if 16 <= sim.die_size <= 200 and sim.die_size * 6 > min(cam.resolution):
         _fail(
             "simulated.die_size",
             sim.die_size,
@@ -337,13 +425,10 @@ def validate(config: Config) -> Config:
             _fail(f"kiosk.{key}", list(size), "[width, height] from 320x240 to 7680x4320")
 
     game = config.game
-    if not re.fullmatch(r"[a-z][a-z0-9_-]*", game.default_game):
-        _fail("game.default_game", game.default_game, 'a game name such as "azar"')
-    if game.variant is not None and not re.fullmatch(r"[a-z][a-z0-9_-]*", game.variant):
-        _fail("game.variant", game.variant, 'a variant name such as "dante", or leave it out')
+    _check_game(game, problems)
     if len(game.stakes_label) > 24:
         _fail("game.stakes_label", game.stakes_label, "at most 24 characters")
-    _check_games(game)
+    _check_games(game, problems)
     if not 0 <= config.sound.volume <= 1:
         _fail("sound.volume", config.sound.volume, "0 (silent) to 1")
 
@@ -352,4 +437,49 @@ def validate(config: Config) -> Config:
         _fail("vision.settle_seconds", vision.settle_seconds, "0.1 to 5 seconds")
     if not 1 <= vision.votes <= 30:
         _fail("vision.votes", vision.votes, "1 to 30 reads")
+
+    staff = config.staff
+    wrong = [p for p in staff.presses if p not in BUTTON_NAMES]
+    if wrong or not 4 <= len(staff.presses) <= 16:
+        _fail(
+            "staff.code", staff.code, '4 to 16 of "left", "ok", "right" (say "left right ok ...")'
+        )
+    if not 3 <= staff.code_seconds <= 60:
+        _fail("staff.code_seconds", staff.code_seconds, "3 to 60 seconds")
+    if staff.key_pin is not None:
+        if staff.key_pin not in HEADER_GPIOS:
+            _fail("staff.key_pin", staff.key_pin, "a BCM GPIO number on the Pi header, 2 to 27")
+        elif staff.key_pin in pins:
+            _fail(
+                "staff.key_pin", staff.key_pin, f"a pin not already used by {pins[staff.key_pin]}"
+            )
+    if not 10 <= staff.idle_seconds <= 3600:
+        _fail("staff.idle_seconds", staff.idle_seconds, "10 to 3600 seconds")
+    if not 1 <= staff.exports_kept <= 1000:
+        _fail("staff.exports_kept", staff.exports_kept, "1 to 1000 exports")
+    problems.raise_any()
     return config
+
+
+def _check_game(game: GameConfig, problems: Problems) -> None:
+    """The game and variant named must be ones the rules engine knows (its registry)."""
+    from kiosk.rules import GAMES, VARIANTS
+
+    if game.default_game not in GAMES:
+        problems.add(
+            "game.default_game",
+            game.default_game,
+            "one of " + ", ".join(map(repr, GAMES)) + _did_you_mean(game.default_game, GAMES),
+        )
+        return
+    if game.variant is None:
+        return
+    names = [v.name for v in VARIANTS if v.game == game.default_game]
+    if game.variant not in names:
+        problems.add(
+            "game.variant",
+            game.variant,
+            f"a variant of {game.default_game}: "
+            + ", ".join(map(repr, names))
+            + _did_you_mean(game.variant, names),
+        )

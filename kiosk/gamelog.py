@@ -6,7 +6,16 @@ corrections, undos); the rules engine rebuilds any game by replaying its effecti
 is how an unfinished game resumes after a crash without losing or duplicating a throw.
 
 If the disk is full or read-only, play goes on: failed writes are kept in memory, retried in
-order, and `problem` says what is wrong so the kiosk can warn the staff.
+order, and `problem` says what is wrong so the kiosk can warn the staff. A log that cannot be
+opened at all is kept in memory with its warning, and the file is tried again every few seconds
+(`retry`); once it opens, what was held is written to it. A log damaged anywhere (header or a
+page) is set aside at start and a new one begun; a 0-byte log, a removed data folder and a
+deleted -wal file are noticed and reported (`incidents`). Writes wait at most `BUSY_SECONDS`
+for another process's lock; a write that cannot get it waits in the queue, off the screen's
+time, like a write to a full disk.
+
+`GameLog.reader(path)` opens a log read-only for `history`: it never creates, renames or
+repairs anything, and raises `LogUnreadable` when it cannot read.
 """
 
 from __future__ import annotations
@@ -25,6 +34,11 @@ import platformdirs
 log = logging.getLogger(__name__)
 
 DB_NAME = "games.sqlite3"
+BUSY_SECONDS = 0.1  # longest wait for another process's write lock (sqlite's default: 5 s)
+
+
+class LogUnreadable(Exception):
+    """The log cannot be read (missing, damaged, no permission); the message says which."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -51,6 +65,7 @@ CREATE TABLE IF NOT EXISTS events (
     t          REAL NOT NULL,        -- unix time
     ruling     TEXT,                 -- message key of the ruling shown after this event
     params     TEXT,                 -- its parameters, JSON
+    places     TEXT,                 -- camera throw: [[x, y, size], ...] of each die, JSON
     UNIQUE (game_id, seq)
 );
 CREATE INDEX IF NOT EXISTS events_game ON events (game_id, seq);
@@ -86,6 +101,7 @@ class Event:
     t: float = 0.0
     ruling: str = ""
     params: dict = field(default_factory=dict)
+    places: tuple[tuple[float, float, float], ...] = ()  # camera pixels: x, y, die size
 
 
 @dataclass(frozen=True)
@@ -132,11 +148,16 @@ def effective_sources(events: Iterable[Event]) -> list[tuple[tuple[int, ...], st
 
 
 def _connect(path) -> sqlite3.Connection:
-    """The log file, in WAL mode with full sync, with the current schema."""
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    """The log file, in WAL mode with full sync, with the current schema, checked whole."""
+    conn = sqlite3.connect(
+        path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
+    )
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
+        verdict = str(conn.execute("PRAGMA quick_check").fetchone()[0])
+        if verdict != "ok":  # a damaged page: the header alone would have been seen above
+            raise sqlite3.DatabaseError(f"database disk image is malformed ({verdict})")
         conn.executescript(SCHEMA)
         _add_missing_columns(conn)
     except sqlite3.Error:
@@ -147,7 +168,7 @@ def _connect(path) -> sqlite3.Connection:
 
 def _is_corrupt(error: sqlite3.Error) -> bool:
     text = str(error).lower()
-    return "not a database" in text or "malformed" in text
+    return "not a database" in text or "malformed" in text or "corrupt" in text
 
 
 def _set_aside(path: Path) -> Path:
@@ -166,6 +187,8 @@ def _add_missing_columns(conn: sqlite3.Connection) -> None:
     columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
     if "language" not in columns:
         conn.execute("ALTER TABLE games ADD COLUMN language TEXT")
+    if "places" not in {row[1] for row in conn.execute("PRAGMA table_info(events)")}:
+        conn.execute("ALTER TABLE events ADD COLUMN places TEXT")
 
 
 def _dice_text(dice: Iterable[int]) -> str:
@@ -176,48 +199,102 @@ def _dice_tuple(text: str | None) -> tuple[int, ...]:
     return tuple(int(v) for v in text.split(",")) if text else ()
 
 
+def _places(text: str | None) -> tuple[tuple[float, float, float], ...]:
+    """The JSON of a throw's die places; anything unreadable is no places at all."""
+    if not text:
+        return ()
+    try:
+        return tuple((float(x), float(y), float(size)) for x, y, size in json.loads(text))
+    except (ValueError, TypeError):
+        return ()
+
+
 class GameLog:
     """The SQLite log. Writes never raise: a failure is logged, kept, retried, and reported."""
 
     def __init__(self, path: str | os.PathLike[str] | None, clock=time.time) -> None:
         self.clock = clock
         self.problem: str | None = None
+        self.incidents: list[str] = []  # what went wrong and was dealt with, for the staff
         self._pending: list[tuple[str, tuple]] = []
-        self._conn = self._open(path)
+        self._path = None if path is None or str(path) == ":memory:" else Path(path)
+        self._held: list[tuple[str, tuple]] | None = None  # written to memory, not yet to a file
+        self._file: tuple[int, int] | None = None  # (device, inode) of the open file
+        self._conn = self._open()
         self._last_id = int(
             self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
         )
 
+    @classmethod
+    def reader(cls, path: str | os.PathLike[str]) -> GameLog:
+        """The log at `path`, read-only: nothing is created, renamed or repaired."""
+        path = Path(path)
+        if not path.is_file():
+            raise LogUnreadable(f"no game log at {path}")
+        try:
+            # With no -wal beside it nobody is writing: read the file as it is, leaving no
+            # -wal or -shm behind. With one (the kiosk is running), read through it.
+            quiet = "" if Path(f"{path}-wal").exists() else "&immutable=1"
+            conn = sqlite3.connect(
+                f"{path.resolve().as_uri()}?mode=ro{quiet}", uri=True, timeout=BUSY_SECONDS
+            )
+            verdict = str(conn.execute("PRAGMA quick_check").fetchone()[0])
+            if verdict != "ok":
+                raise sqlite3.DatabaseError(f"damaged: {verdict}")
+            conn.execute("SELECT COUNT(*) FROM games").fetchone()
+        except sqlite3.Error as error:
+            hint = ""
+            if not os.access(path.parent, os.W_OK):
+                hint = " (run it as the kiosk's user, who can write the folder: sudo -u azar ...)"
+            raise LogUnreadable(f"cannot read the game log {path}: {error}{hint}") from None
+        log_ = cls.__new__(cls)
+        log_.clock, log_.problem, log_.incidents = time.time, None, []
+        log_._pending, log_._path, log_._held, log_._file = [], None, None, None
+        log_._conn, log_._last_id = conn, 0
+        return log_
+
     # -- opening -------------------------------------------------------------------------------
-    def _open(self, path) -> sqlite3.Connection:
-        if path is not None and str(path) != ":memory:":
+    def _open(self) -> sqlite3.Connection:
+        if self._path is not None:
             try:
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-                try:
-                    return _connect(path)
-                except sqlite3.DatabaseError as error:
-                    if not _is_corrupt(error):
-                        raise
-                    kept = _set_aside(Path(path))
-                    log.error(
-                        "game log %s is damaged (%s); kept as %s, starting a new one",
-                        path,
-                        error,
-                        kept,
-                    )
-                    return _connect(path)
+                return self._open_file()
             except (sqlite3.Error, OSError) as error:
-                self._warn(f"cannot open the game log at {path}: {error}")
+                self._warn(f"cannot open the game log at {self._path}: {error}")
+        self._held = [] if self._path is not None else None
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         conn.executescript(SCHEMA)
         return conn
+
+    def _open_file(self) -> sqlite3.Connection:
+        path = self._path
+        assert path is not None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_file() and path.stat().st_size == 0:
+            kept = _set_aside(path)
+            self._incident(f"the game log {path} was empty (0 bytes): kept as {kept}, a new one")
+        try:
+            conn = _connect(path)
+        except sqlite3.DatabaseError as error:
+            if not _is_corrupt(error):
+                raise
+            kept = _set_aside(path)
+            self._incident(f"the game log {path} is damaged ({error}); kept as {kept}, a new one")
+            conn = _connect(path)
+        info = path.stat()
+        self._file = (info.st_dev, info.st_ino)
+        return conn
+
+    def _incident(self, message: str) -> None:
+        log.error("game log: %s", message)
+        self.incidents.append(message)
 
     @classmethod
     def in_dir(cls, directory: str | os.PathLike[str], clock=time.time) -> GameLog:
         return cls(Path(directory) / DB_NAME, clock=clock)
 
     def close(self) -> None:
-        self._flush()
+        if self._pending:
+            self._flush()
         self._conn.close()
 
     def _warn(self, message: str) -> None:
@@ -241,14 +318,88 @@ class GameLog:
             except sqlite3.Error as error:
                 self._warn(f"cannot write the game log: {error}")
                 return
+            if self._held is not None:
+                self._held.append((sql, args))
             self._pending.pop(0)
-        self.problem = None
+        if self._held is None:
+            self.problem = None
 
     def retry(self) -> None:
-        """Try the writes still waiting, if any: the disk may have room again. The kiosk calls
-        it every few seconds, so writing resumes even when no new event comes."""
+        """Every few seconds (the kiosk calls it): the log file, if it could not be opened;
+        the writes still waiting (the disk may have room again); and the file still being
+        where it was, with its -wal, so a removed folder or a deleted -wal loses nothing."""
+        if self._held is not None:
+            self._reopen_file()
+        elif self._path is not None:
+            self._check_file()
         if self._pending:
             self._flush()
+
+    def _reopen_file(self) -> None:
+        """The file opens at last: write what memory held, then use the file."""
+        try:
+            conn = self._open_file()
+        except (sqlite3.Error, OSError):
+            return
+        held = self._held or []
+        first = next((args[0] for sql, args in held if sql.startswith("INSERT INTO games")), None)
+        clash = conn.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
+        if first is not None and clash >= first:
+            conn.close()
+            self._warn(f"the game log at {self._path} holds other games: kept in memory only")
+            return
+        try:
+            for sql, args in held:
+                conn.execute(sql, args)
+        except sqlite3.Error as error:
+            conn.close()
+            self._warn(f"cannot write the game log: {error}")
+            return
+        self._conn.close()
+        self._conn, self._held = conn, None
+        self.problem = None
+        self._incident(f"the game log at {self._path} opened at last: {len(held)} writes kept")
+
+    def _check_file(self) -> None:
+        """Notice a log file removed or replaced, or its -wal deleted, and write it again."""
+        path = self._path
+        assert path is not None
+        try:
+            info = path.stat()
+            same = (info.st_dev, info.st_ino) == self._file
+        except OSError:
+            same = False
+        wal = Path(f"{path}-wal")
+        if same and wal.exists():
+            return
+        if same:  # the -wal deleted: move what it holds into the log, then start a new one
+            try:
+                self._conn.execute("PRAGMA wal_checkpoint(FULL)")
+                self._conn.close()
+                self._conn = _connect(path)
+            except sqlite3.Error as error:
+                self._warn(f"the game log's -wal file was deleted and cannot be rebuilt: {error}")
+                return
+            self._incident(f"{wal} was deleted; its writes were moved into the log, none lost")
+            return
+        try:  # the file (or its folder) is gone: write the whole log again from the open one
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.exists():
+                _set_aside(path)
+            fresh = sqlite3.connect(path, timeout=BUSY_SECONDS)
+            self._conn.backup(fresh)
+            fresh.close()
+            conn = _connect(path)
+        except (sqlite3.Error, OSError) as error:
+            self._warn(f"the game log {path} was removed and cannot be written again: {error}")
+            return
+        self._conn.close()
+        self._conn = conn
+        info = path.stat()
+        self._file = (info.st_dev, info.st_ino)
+        if self.problem and "removed" in self.problem:
+            self.problem = None
+        self._incident(f"the game log {path} was removed; written again, nothing lost")
 
     def new_game(self, game: str, variant: str, first: int, language: str | None = None) -> int:
         """Start a game and return its id. Any game still open is marked abandoned first."""
@@ -274,13 +425,17 @@ class GameLog:
         confidence: float | None = None,
         ruling: str = "",
         params: dict | None = None,
+        places: Iterable[tuple[float, float, float]] = (),
     ) -> None:
-        """Record one event. `seq` is the event's index in the game, so a retry cannot duplicate."""
+        """Record one event. `seq` is the event's index in the game, so a retry cannot duplicate.
+        `places` says where a camera throw's dice lay, so a restarted kiosk knows them again."""
         if kind not in KINDS:
             raise ValueError(f"unknown event kind {kind!r}")
+        places = [[round(float(v), 1) for v in place] for place in places]
         self._write(
-            "INSERT INTO events (game_id, seq, kind, dice, source, confidence, t, ruling, params)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO events"
+            " (game_id, seq, kind, dice, source, confidence, t, ruling, params, places)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game_id,
                 seq,
@@ -291,6 +446,7 @@ class GameLog:
                 self.clock(),
                 ruling,
                 json.dumps(params or {}, default=str),
+                json.dumps(places) if places else None,
             ),
         )
 
@@ -316,9 +472,10 @@ class GameLog:
 
     # -- reading -------------------------------------------------------------------------------
     def _events(self, game_id: int) -> tuple[Event, ...]:
+        places = "places" if self._has_places() else "NULL"  # an older log, read-only
         rows = self._conn.execute(
-            "SELECT seq, kind, dice, source, confidence, t, ruling, params FROM events"
-            " WHERE game_id=? ORDER BY seq",
+            "SELECT seq, kind, dice, source, confidence, t, ruling, params,"
+            f" {places} FROM events WHERE game_id=? ORDER BY seq",
             (game_id,),
         ).fetchall()
         return tuple(
@@ -331,9 +488,32 @@ class GameLog:
                 t,
                 ruling or "",
                 json.loads(params) if params else {},
+                _places(places),
             )
-            for seq, kind, dice, source, confidence, t, ruling, params in rows
+            for seq, kind, dice, source, confidence, t, ruling, params, places in rows
         )
+
+    def _has_places(self) -> bool:
+        """Whether the events hold die places (a log read-only from an older version may not)."""
+        if getattr(self, "_places_column", None) is None:
+            columns = self._conn.execute("PRAGMA table_info(events)").fetchall()
+            self._places_column = any(row[1] == "places" for row in columns)
+        return self._places_column
+
+    def last_seen(self) -> tuple[tuple[int, ...], tuple[tuple[float, float, float], ...]]:
+        """The dice of the newest throw in the log and where they lay, if the camera read it
+        (else two empty tuples): a kiosk starting again may find them still in the tray."""
+        if not self._has_places():
+            return (), ()
+        row = self._conn.execute(
+            "SELECT dice, places FROM events WHERE kind='throw' ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        if row is None or not row[1]:
+            return (), ()
+        try:
+            return _dice_tuple(row[0]), _places(row[1])
+        except ValueError:
+            return (), ()
 
     def _game(self, row) -> LoggedGame:
         gid, game, variant, first, started, status, ended, winner, reason, stakes, lang = row

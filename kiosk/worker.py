@@ -21,9 +21,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from kiosk.resume import StartGuard
 from vision.reading import Die, RerollReason, Roll
 
 log = logging.getLogger(__name__)
+MAX_RECONNECT_SECONDS = 30.0  # the longest pause between tries to reopen a lost camera
+STEADY_SECONDS = 10.0  # a camera working this long has its back-off reset
 
 
 class Watcher(Protocol):
@@ -92,6 +95,8 @@ class VisionWorker:
         self.calibrate = calibrate
         self.preview_width = preview_width
         self.reconnect_seconds = reconnect_seconds
+        self._wait = reconnect_seconds  # the next pause before reconnecting (backs off)
+        self._good_since: float | None = None
         self._preview: Preview | None = None
         self._lock = threading.Lock()
         self._requests: queue.SimpleQueue[str] = queue.SimpleQueue()
@@ -101,6 +106,12 @@ class VisionWorker:
         self.frames = 0
         self.failures = 0  # frames the reader raised on
         self._bad_frame = False  # the last frame could not be looked at
+        self.guard: StartGuard | None = None  # set by `resume()` for a camera kiosk
+
+    def resume(self, last: tuple[Die, ...]) -> None:
+        """No answer until the dice found at start have moved, and none for the dice of the last
+        logged camera throw (`last`) lying where they were. Call before `start()`."""
+        self.guard = StartGuard(last)
 
     # -- main-thread side ------------------------------------------------------------------------
     def start(self) -> None:
@@ -138,7 +149,10 @@ class VisionWorker:
                     opened = True
                 frame = self.camera.read()
             except Exception as error:  # unplugged, stalled, or a driver fault: report, retry
-                log.warning("camera: %s", error, exc_info=not _is_camera_error(error))
+                if self._wait == self.reconnect_seconds:  # the first failure of a spell
+                    log.warning("camera: %s", error, exc_info=not _is_camera_error(error))
+                else:
+                    log.debug("camera still failing: %s", error)
                 self._set_camera(False, str(error))
                 opened = False
                 try:
@@ -146,15 +160,27 @@ class VisionWorker:
                         self.camera.close()
                 except Exception:
                     log.debug("closing a failed camera", exc_info=True)
-                self._stop.wait(self.reconnect_seconds)
+                self._stop.wait(self._wait)
+                # Back off: 2, 4, 8 ... 30 s between tries while the camera stays away.
+                self._wait = min(MAX_RECONNECT_SECONDS, self._wait * 2)
+                self._good_since = None
                 continue
-            self._set_camera(True)
+            self._good_frame(frame.timestamp)
             try:
                 self.step(frame.image, frame.timestamp)
             except Exception:  # a bug in the reader: the camera is fine, keep going
                 self.failures += 1
                 if self.failures == 1 or self.failures % 100 == 0:
                     log.exception("reading a frame failed (%d times so far)", self.failures)
+
+    def _good_frame(self, t: float) -> None:
+        """A frame came: the camera works; the back-off resets once it has worked a while, so
+        a camera that fails every few frames is not retried at full speed."""
+        self._set_camera(True)
+        if self._good_since is None:
+            self._good_since = t
+        elif t - self._good_since >= STEADY_SECONDS:
+            self._wait = self.reconnect_seconds
 
     def _set_camera(self, ok: bool, detail: str = "") -> None:
         if ok != self.camera_ok:
@@ -174,6 +200,8 @@ class VisionWorker:
             self._bad_frame = True
             return
         self._bad_frame = False
+        if self.guard is not None:
+            roll = self.guard.filter(roll, motion, t)
         if roll is not None:
             self.events.put(RollRead(roll, t))
         self._serve_requests(image)
@@ -191,8 +219,10 @@ class VisionWorker:
                 continue
             try:
                 self.events.put(ToolResult(name, True, tool(image)))
-            except Exception as error:
-                log.warning("%s failed: %s", name, error, exc_info=True)
+            except Exception as error:  # "the tray is not empty" is expected: one line
+                log.warning(
+                    "%s failed: %s", name, error, exc_info=not isinstance(error, ValueError)
+                )
                 self.events.put(ToolResult(name, False, detail=str(error)))
 
     def _set_preview(self, image: np.ndarray, motion: str, roll: Roll | None, t: float) -> None:

@@ -1,15 +1,28 @@
-"""`azar-kiosk history [--json|--csv]`: the game log, for people or for a spreadsheet."""
+"""`azar-kiosk history [--json|--csv]`: the game log, for people or for a spreadsheet.
+
+Read-only: it never creates, renames or repairs the log (the kiosk may be running on it), and
+exits 1 with the reason when the log cannot be read, never an empty list.
+"""
 
 from __future__ import annotations
 
 import argparse
 import csv
 import json
+import sqlite3
 import sys
 import time
 from pathlib import Path
 
-from kiosk.gamelog import CSV_FIELDS, DB_NAME, GameLog, data_dir, event_rows, game_record
+from kiosk.gamelog import (
+    CSV_FIELDS,
+    DB_NAME,
+    GameLog,
+    LogUnreadable,
+    data_dir,
+    event_rows,
+    game_record,
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -39,12 +52,15 @@ def run(args: argparse.Namespace) -> int:
             return 2
     folder = Path(configured) if args.data_dir else data_dir(configured)
     path = folder / DB_NAME
-    if not path.exists():
-        print(f"azar-kiosk history: no game log at {path}", file=sys.stderr)
+    try:
+        gamelog = GameLog.reader(path)
+        try:
+            games = list(gamelog.games())
+        finally:
+            gamelog.close()
+    except (LogUnreadable, sqlite3.Error) as error:
+        print(f"azar-kiosk history: {error}", file=sys.stderr)
         return 1
-    gamelog = GameLog(path)
-    games = list(gamelog.games())
-    gamelog.close()
     try:
         write(games, args, sys.stdout)
     except BrokenPipeError:  # `| head`: the reader has seen enough

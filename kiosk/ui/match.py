@@ -142,15 +142,22 @@ class Match:
         return [entry.dice for entry in self.entries]
 
     # -- changes -----------------------------------------------------------------------------
-    def throw(self, dice, source: str = "camera", confidence: float | None = None) -> Entry:
-        """Apply a throw: rules first (pure), then the log, then the state the screen shows."""
+    def throw(
+        self,
+        dice,
+        source: str = "camera",
+        confidence: float | None = None,
+        places: tuple[tuple[float, float, float], ...] = (),
+    ) -> Entry:
+        """Apply a throw: rules first (pure), then the log, then the state the screen shows.
+        `places` (x, y, size of each die in camera pixels) lets a restart know the dice again."""
         if self.state.is_over:
             raise ValueError("the game is over")
         dice = tuple(int(v) for v in dice)
         seat = self.state.to_throw
         state, ruling = self.state.apply(self.variant.throw(dice))
         entry = Entry(seat, dice, ruling, source)
-        self._record("throw", dice, source, confidence, ruling)
+        self._record("throw", dice, source, confidence, ruling, places)
         self.state = state
         self.entries.append(entry)
         self._finish_if_over()
@@ -170,35 +177,37 @@ class Match:
         return entry
 
     def correct(self, dice) -> Entry:
-        """The referee's correction of the last throw's dice."""
+        """The staff's correction of the last throw's dice (logged as a staff action)."""
         if not self.entries or self.entries[-1].is_choice:
             raise ValueError("there is no throw to correct")
         dice = tuple(int(v) for v in dice)
         self.variant.throw(dice)  # refuse bad dice before anything is written
-        sources = [entry.source for entry in self.entries[:-1]] + ["manual"]
+        sources = [entry.source for entry in self.entries[:-1]] + ["staff"]
         state, entries = replay(self.variant, self.first, self.throws[:-1] + [dice], sources)
-        entries[-1] = Entry(entries[-1].seat, dice, entries[-1].ruling, "manual")
+        entries[-1] = Entry(entries[-1].seat, dice, entries[-1].ruling, "staff")
         self._reopen_if_over()
-        self._record("correction", dice, "manual", None, entries[-1].ruling)
+        self._record("correction", dice, "staff", None, entries[-1].ruling)
         self.state, self.entries = state, entries
         self._finish_if_over()
         return entries[-1]
 
     def undo(self) -> None:
-        """Take back the last throw."""
+        """Take back the last throw (a staff action)."""
         if not self.entries:
             raise ValueError("there is no throw to undo")
         sources = [entry.source for entry in self.entries[:-1]]
         state, entries = replay(self.variant, self.first, self.throws[:-1], sources)
         self._reopen_if_over()
-        self._record("undo", (), "manual", None, None)
+        self._record("undo", (), "staff", None, None)
         self.state, self.entries = state, entries
 
     def abandon(self) -> None:
         if not self.state.is_over:
             self.log.abandon(self.game_id)
 
-    def _record(self, kind, dice, source, confidence, ruling: Ruling | None) -> None:
+    def _record(
+        self, kind, dice, source, confidence, ruling: Ruling | None, places: tuple = ()
+    ) -> None:
         self.log.add_event(
             self.game_id,
             self.seq,
@@ -208,6 +217,7 @@ class Match:
             confidence,
             ruling.key if ruling else "",
             dict(ruling.params) if ruling else {},
+            places,
         )
         self.seq += 1
 

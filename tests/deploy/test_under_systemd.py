@@ -240,6 +240,11 @@ NOT_IN_A_USER_MANAGER = {
 }
 
 
+UNDER_TMP = any(
+    Path(p).resolve().is_relative_to("/tmp") for p in (REPO, sys.executable, sys.prefix)
+)
+
+
 def sandboxed_unit(manager: UserManager, log: Path, probe: str | None = None) -> str:
     """The real unit's [Service] section, running the kiosk in demo mode on SDL's dummy driver,
     or, given `probe`, a shell command once."""
@@ -258,6 +263,10 @@ def sandboxed_unit(manager: UserManager, log: Path, probe: str | None = None) ->
                 }.get(name, value)
             if key == "ProtectHome" and Path(sys.executable).resolve().is_relative_to("/root"):
                 value = "read-only"  # this machine's Python lives under /root (pyenv)
+            if key == "PrivateTmp" and UNDER_TMP:
+                # A checkout (and its .venv) under /tmp, which PrivateTmp= would hide from the
+                # service: bind it back in, read-only, on top of the private /tmp.
+                lines.append(f"BindReadOnlyPaths={REPO}")
             lines.append(f"{key}={value}")
     lines += [
         "Environment=SDL_AUDIODRIVER=dummy",

@@ -121,7 +121,7 @@ def effective(actions: list[Action]) -> list[tuple[int, ...]]:
 def as_event(action: Action) -> tuple[str, tuple[int, ...], str]:
     """What the log must hold for `action`: (kind, dice, source)."""
     kind = {"camera": "throw", "manual": "throw", "correct": "correction", "undo": "undo"}
-    source = {"camera": "camera", "manual": "manual", "correct": "manual", "undo": "manual"}
+    source = {"camera": "camera", "manual": "manual", "correct": "staff", "undo": "staff"}
     dice = action[1] if len(action) > 1 else ()
     return kind[action[0]], tuple(dice), source[action[0]]
 
@@ -158,6 +158,7 @@ def play(folder: Path, seed: int, progress: int) -> None:
         expected = "result" if match.is_over else "play"
         if kiosk.scene.name != expected:
             raise ScriptError(f"game {match.game_id} resumed on {kiosk.scene.name}")
+    staff_on(kiosk)
     while True:
         match = kiosk.match
         if match is None or (
@@ -181,6 +182,21 @@ def play(folder: Path, seed: int, progress: int) -> None:
         if match.throws != effective(actions[: step + 1]):
             raise ScriptError(f"game {match.game_id}: {match.throws} after action {step}")
         os.write(progress, b".")
+
+
+def staff_on(kiosk) -> None:
+    """A referee turns the staff key switch (hand entries with the camera working, corrections
+    and undos are staff actions) and goes back from maintenance to the game."""
+    from hardware.buttons import ButtonEvent
+
+    back_to = kiosk.scene.name
+    kiosk.events.put(ButtonEvent("staff", "on", kiosk.clock()))
+    kiosk.frame(0.0)
+    for button in ("left", "left", "ok"):  # maintenance: "Back to the game"
+        kiosk.press(button)
+        kiosk.frame(0.0)
+    if not kiosk.staff or kiosk.scene.name != back_to:
+        raise ScriptError(f"staff mode: on {kiosk.scene.name}, not back on {back_to}")
 
 
 def perform(kiosk, action: Action) -> None:

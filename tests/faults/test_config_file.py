@@ -24,6 +24,17 @@ CASES = {
     "a wrong value": (b'[kiosk]\nlanguage = "de"\n', "kiosk.language"),
     "a misspelt key": (b"[camera]\nresolutoin = [640, 480]\n", "camera.resolutoin"),
     "a folder": ("dir", "cannot read"),
+    "a pipe (would hang)": ("fifo", "not a regular file"),
+    "a device without end": ("/dev/zero", "not a regular file"),
+    "arrays nested deep": (b"[kiosk]\nlanguage = " + b"[" * 100_000, "nested too deep"),
+    "a NUL in a path": (b'[kiosk]\ndata_dir = "/var/lib/a\\u0000b"\n', "kiosk.data_dir"),
+    "an unknown game": (b'[game]\ndefault_game = "chess"\n', "game.default_game"),
+    "an unknown variant": (b'[game]\nvariant = "zara"\n', "game.variant"),
+    "a misspelt key, suggested": (
+        b"[camera]\nresolutoin = [640, 480]\n",
+        "did you mean resolution",
+    ),
+    "two problems at once": (b'[kiosk]\nlanguage = "de"\n[vision]\nvotes = 0\n', "vision.votes"),
 }
 
 
@@ -42,7 +53,11 @@ def fresh_fonts():
 
 def write_case(folder: Path, content) -> Path:
     path = folder / "kiosk.toml"
-    if content == "dir":
+    if isinstance(content, str) and content.startswith("/"):
+        return Path(content)
+    if content == "fifo":
+        os.mkfifo(path)
+    elif content == "dir":
         path.mkdir()
     elif content is not None:
         path.write_bytes(content)

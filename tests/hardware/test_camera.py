@@ -252,3 +252,43 @@ def test_replay_survives_copying_photos_elsewhere(tmp_path: Path) -> None:
             shapes.append(camera.read().image.shape)
             clock.now += 1
     assert shapes == [(640, 640, 3)] * 3
+
+
+def test_a_bad_file_in_a_replay_folder_is_a_dropped_frame_not_a_lost_camera(tmp_path) -> None:
+    import cv2
+    import numpy as np
+
+    from hardware.camera import ReplayCamera
+
+    good = np.full((48, 64, 3), 90, np.uint8)
+    cv2.imwrite(str(tmp_path / "000.png"), good)
+    (tmp_path / "001.png").write_bytes(b"not a picture")
+    cv2.imwrite(str(tmp_path / "002.png"), good + 10)
+    t = [0.0]
+    camera = ReplayCamera(tmp_path, fps=1, clock=lambda: t[0])
+    camera.open()
+    seen = []
+    for second in range(6):  # twice round the folder: the bad file never raises
+        t[0] = second + 0.5
+        seen.append(int(camera.read().image[0, 0, 0]))
+    assert seen == [90, 90, 100, 90, 90, 100]
+
+
+def test_opencv_keeps_its_own_warnings_out_of_the_journal() -> None:
+    import subprocess
+    import sys
+
+    program = (
+        "from hardware.camera import UsbCamera, CameraError\n"
+        "camera = UsbCamera('/dev/video-none-here')\n"
+        "for _ in range(3):\n"
+        "    try:\n"
+        "        camera.open()\n"
+        "    except CameraError as error:\n"
+        "        print(error)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60
+    )
+    assert "is not connected" in result.stdout
+    assert "WARN" not in result.stderr and "global" not in result.stderr, result.stderr

@@ -43,9 +43,11 @@ def test_holding_enter_is_one_hold_and_no_press(keys: KeyButtons) -> None:
 
 
 @pytest.mark.parametrize("code", [pygame.K_F12, pygame.K_m])
-def test_maintenance_keys_are_an_immediate_hold_of_ok(keys: KeyButtons, code: int) -> None:
-    assert keys.handle(key(pygame.KEYDOWN, code), 2.0) == [ButtonEvent("ok", "hold", 2.0)]
-    assert keys.handle(key(pygame.KEYUP, code), 2.1) == []
+def test_staff_keys_switch_staff_mode_in_the_demo_only(keys: KeyButtons, code: int) -> None:
+    assert keys.handle(key(pygame.KEYDOWN, code), 2.0) == []  # a kiosk's keyboard: nothing
+    demo = KeyButtons(3.0, 900, shortcuts=True)
+    assert demo.handle(key(pygame.KEYDOWN, code), 2.0) == [ButtonEvent("staff", "toggle", 2.0)]
+    assert demo.handle(key(pygame.KEYUP, code), 2.1) == []
 
 
 def test_other_keys_and_events_give_nothing(keys: KeyButtons) -> None:

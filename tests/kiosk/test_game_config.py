@@ -9,10 +9,10 @@ from kiosk.config import ConfigError, menu_names, parse_config
 
 def test_game_keys_name_the_game_first_then_the_menu_extras() -> None:
     config = parse_config(
-        {"game": {"default_game": "medio_azar", "menu_variants": "azar/dante, azar/rethrow"}}
+        {"game": {"default_game": "medio-azar", "menu_variants": "azar/dante, azar/rethrow"}}
     )
     assert menu_names(config.game) == [
-        ("medio_azar", None),
+        ("medio-azar", None),
         ("azar", "dante"),
         ("azar", "rethrow"),
     ]
@@ -22,7 +22,7 @@ def test_game_keys_name_the_game_first_then_the_menu_extras() -> None:
     ("table", "key"),
     [
         ({"default_game": "hazardous"}, "game.default_game"),
-        ({"default_game": "azar", "variant": "zara"}, "game.default_game"),
+        ({"default_game": "azar", "variant": "zara"}, "game.variant"),
         ({"menu_variants": "azar/dante, azar/nope"}, "game.menu_variants"),
     ],
 )
@@ -58,7 +58,7 @@ def menu_kiosk(tmp_path, game: dict):
 
 
 def test_the_menu_shows_the_three_games_first_the_configured_one(tmp_path) -> None:
-    kiosk = menu_kiosk(tmp_path, {"default_game": "medio_azar"})
+    kiosk = menu_kiosk(tmp_path, {"default_game": "medio-azar"})
     games = [(v.game, v.name) for v in kiosk.scene.games]
     # No scholarly variants: one row per game, Hazard's of two dice among them.
     assert games == [("medio-azar", "card"), ("azar", "card"), ("hazard", "called-main")]

@@ -47,7 +47,7 @@ def test_unfinished_game_resumes_exactly(tmp_path) -> None:
     assert resumed is not None
     assert resumed.state == expected_state
     assert resumed.throws == [(5, 4, 3), (2, 2, 3), (6, 5, 6), (3, 3, 4)]
-    assert [e.source for e in resumed.entries] == ["camera"] * 3 + ["manual"]
+    assert [e.source for e in resumed.entries] == ["camera"] * 3 + ["staff"]  # corrected
     assert resumed.entries == match.entries
     resumed.throw((2, 2, 2))  # continues numbering after the logged events, no clash
     assert [e.kind for e in reopened.game(resumed.game_id).events][-3:] == [

@@ -42,7 +42,7 @@ class Worker:
         pass
 
 
-def make_kiosk(folder) -> Kiosk:
+def make_kiosk(folder, tray=None) -> Kiosk:
     pygame.display.init()
     pygame.font.init()
     kiosk = Kiosk(
@@ -52,6 +52,7 @@ def make_kiosk(folder) -> Kiosk:
         worker=Worker(),
         events=queue.Queue(),
         clock=Clock(),
+        tray=tray,
     )
     kiosk.data_dir = folder
     return kiosk
@@ -71,6 +72,14 @@ def press(kiosk: Kiosk, *buttons: str, kind: str = "press") -> None:
 def roll(*values: int) -> RollRead:
     dice = tuple(Die(v, (30.0 * i, 10.0), 8.0, 0.95) for i, v in enumerate(values))
     return RollRead(Roll(dice), 0.0)
+
+
+def staff_at_the_game(kiosk: Kiosk) -> None:
+    """Staff mode on (hold ok, then the code), back on the game's screen: undo is the staff's."""
+    press(kiosk, "ok", kind="hold")
+    press(kiosk, *kiosk.config.staff.presses)
+    press(kiosk, "left", "left", "ok")  # maintenance: "Back to the game"
+    assert kiosk.staff and kiosk.scene.name == "play"
 
 
 def start_hazard(kiosk: Kiosk) -> None:
@@ -160,6 +169,7 @@ def test_undo_of_the_first_throw_returns_to_the_called_main_and_not_further(kios
     press(kiosk, "ok")
     kiosk.events.put(roll(1, 3))
     kiosk.frame(0.0)
+    staff_at_the_game(kiosk)
     press(kiosk, "left", "left")  # undo, confirmed
     assert [e.source for e in kiosk.match.entries] == ["choice"]
     with pytest.raises(ValueError, match="no throw to correct"):
@@ -183,6 +193,7 @@ def test_every_screen_of_a_hazard_game_draws(kiosk) -> None:
 def test_a_called_main_is_undone_not_corrected(kiosk) -> None:
     start_hazard(kiosk)
     press(kiosk, "ok")
+    staff_at_the_game(kiosk)
     assert kiosk.scene.hints()[2] is None  # no "Correct" for a called main
     press(kiosk, "right")
     assert kiosk.scene.entry is None
@@ -231,3 +242,16 @@ def test_the_plain_words_of_every_hazard_phase_are_translated(lang: str) -> None
     states.append(states[-1].apply(variant.throw((2, 2)))[0])
     for state in states:
         assert explain.next_throw(tr, state) != explain.next_throw(english, state)
+
+
+def test_in_the_demo_hazard_dice_are_entered_by_hand_by_a_visitor(tmp_path) -> None:
+    class ThreeDiceTray:  # the demo's simulated tray throws three dice: never asked here
+        def throw(self) -> None:
+            raise AssertionError("the three-dice tray was thrown for Hazard")
+
+    kiosk = make_kiosk(tmp_path, tray=ThreeDiceTray())
+    start_hazard(kiosk)
+    press(kiosk, "ok")  # call 7
+    assert not kiosk.staff and kiosk.scene.hints()[1] == "Enter dice"
+    press(kiosk, "ok")
+    assert kiosk.scene.entry == [1, 1]

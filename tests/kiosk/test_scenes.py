@@ -64,6 +64,20 @@ def press(kiosk: Kiosk, *buttons: str, kind: str = "press") -> None:
         kiosk.frame(0.0)
 
 
+def staff(kiosk: Kiosk) -> None:
+    """The staff's way in: hold ok, then the code from the config (maintenance opens)."""
+    press(kiosk, "ok", kind="hold")
+    press(kiosk, *kiosk.config.staff.presses)
+    assert kiosk.staff and kiosk.scene.name == "maintenance"
+
+
+def staff_at_the_game(kiosk: Kiosk) -> None:
+    """Staff mode on, back on the game's screen (maintenance's "Back to the game")."""
+    staff(kiosk)
+    press(kiosk, "left", "left", "ok")
+    assert kiosk.staff and kiosk.scene.name != "maintenance"
+
+
 def roll(*values: int) -> RollRead:
     dice = tuple(Die(v, (10.0 * i, 10.0), 8.0, 0.95) for i, v in enumerate(values))
     return RollRead(Roll(dice), 0.0)
@@ -124,6 +138,7 @@ def test_referee_corrects_the_last_read_with_the_buttons(kiosk) -> None:
     start(kiosk)
     kiosk.events.put(roll(2, 3, 4))
     kiosk.frame(0.0)
+    staff_at_the_game(kiosk)
     press(kiosk, "right")  # correct: the entry starts from the dice as read
     assert kiosk.scene.entry == [2, 3, 4]
     press(kiosk, "right", "ok", "ok", "left", "ok")  # 3, 3, 3
@@ -131,12 +146,14 @@ def test_referee_corrects_the_last_read_with_the_buttons(kiosk) -> None:
     assert kiosk.match.throws == [(3, 3, 3)]
     kinds = [e.kind for e in kiosk.log.game(kiosk.match.game_id).events]
     assert kinds == ["throw", "correction"]
+    assert kiosk.log.game(kiosk.match.game_id).events[1].source == "staff"
 
 
 def test_undo_needs_two_presses(kiosk) -> None:
     start(kiosk)
     kiosk.events.put(roll(2, 3, 4))
     kiosk.frame(0.0)
+    staff_at_the_game(kiosk)
     press(kiosk, "left")
     assert kiosk.match.throws == [(2, 3, 4)]
     press(kiosk, "left")
@@ -179,21 +196,22 @@ def test_a_throw_read_while_idle_asks_puts_the_game_back_on_screen(kiosk) -> Non
     assert not kiosk.scenes["idle"].asking
 
 
-def test_hold_ok_opens_and_closes_maintenance(kiosk) -> None:
+def test_the_staff_code_opens_maintenance_and_a_hold_closes_it(kiosk) -> None:
     start(kiosk)
-    press(kiosk, "ok", kind="hold")
-    assert kiosk.scene.name == "maintenance"
-    press(kiosk, "right", "ok")  # calibrate asks the worker, which answers later
+    staff(kiosk)
+    press(kiosk, "right", "ok")  # calibrate asks for a second ok...
+    assert kiosk.worker.requests == []
+    press(kiosk, "ok")  # ...then asks the worker, which answers later
     assert kiosk.worker.requests == ["calibrate"]
     press(kiosk, "ok", kind="hold")
-    assert kiosk.scene.name == "play"
+    assert kiosk.scene.name == "play" and not kiosk.staff
 
 
 def test_export_writes_json_and_csv(kiosk, tmp_path) -> None:
     start(kiosk)
     kiosk.events.put(roll(2, 3, 4))
     kiosk.frame(0.0)
-    press(kiosk, "ok", kind="hold")
+    staff(kiosk)
     press(kiosk, *["right"] * 4, "ok")
     exports = sorted(p.suffix for p in (tmp_path / "exports").iterdir())
     assert exports == [".csv", ".json"]
@@ -346,11 +364,18 @@ def test_keyboard_plays_like_the_buttons(kiosk) -> None:
     assert kiosk.scene.name == "play"
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12))
     kiosk.frame(0.0)
-    assert kiosk.scene.name == "maintenance"
+    assert kiosk.scene.name == "play"  # a kiosk's keyboard has no staff shortcut...
+    kiosk.keys = KeyButtons(kiosk.config.buttons.hold_seconds, 800, shortcuts=True)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12))
+    kiosk.frame(0.0)
+    assert kiosk.scene.name == "maintenance" and kiosk.staff  # ...the demo's has
 
 
 def test_referee_enters_a_throw_by_hand_with_ok(kiosk) -> None:
     start(kiosk)
+    press(kiosk, "ok")  # a visitor with the camera working cannot enter dice by hand
+    assert kiosk.scene.entry is None
+    staff_at_the_game(kiosk)
     press(kiosk, "right")  # nothing to correct yet: nothing happens
     assert kiosk.scene.entry is None
     press(kiosk, "ok", "ok", "ok", "right", "ok")  # 1, 1, 2
@@ -367,8 +392,8 @@ def test_calibration_from_the_maintenance_screen_is_saved_and_used(kiosk, tmp_pa
     pictures = TrayPictures()
     pictures.tray.clear()  # an empty tray
     empty = pictures.tray.read().image
-    press(kiosk, "ok", kind="hold")
-    press(kiosk, "right", "ok")
+    staff(kiosk)
+    press(kiosk, "right", "ok", "ok")  # calibrate, confirmed
     assert kiosk.worker.requests == ["calibrate"]
     kiosk.events.put(ToolResult("calibrate", True, calibrate_and_judge(empty)))  # the answer
     kiosk.frame(0.0)

@@ -90,3 +90,58 @@ def test_a_reader_bug_does_not_pass_for_a_lost_camera() -> None:
     assert camera.opens == 1  # never closed and reopened
     statuses = [e.ok for e in list(events.queue) if isinstance(e, CameraStatus)]
     assert statuses == [True]
+
+
+def test_a_camera_that_stays_away_is_tried_less_and_less_often() -> None:
+    import queue as queue_
+    import time as time_
+
+    from hardware.camera import CameraError
+    from kiosk.worker import CameraStatus, VisionWorker
+
+    class Gone:
+        name = "gone"
+        opens = 0
+
+        def open(self) -> None:
+            Gone.opens += 1
+            raise CameraError("no camera")
+
+        def read(self):  # pragma: no cover - never opened
+            raise CameraError("no camera")
+
+        def close(self) -> None:
+            pass
+
+    events: queue_.Queue = queue_.Queue()
+    worker = VisionWorker(Gone(), events, watcher=None, reconnect_seconds=0.05)
+    worker.start()
+    time_.sleep(1.0)
+    worker.stop()
+    # 0.05, 0.1, 0.2, 0.4 s apart: at most 5 tries in a second (20 without the back-off),
+    # and one "camera lost", not one per try.
+    assert 2 <= Gone.opens <= 5, Gone.opens
+    statuses = []
+    while not events.empty():
+        statuses.append(events.get())
+    assert [s.ok for s in statuses if isinstance(s, CameraStatus)] == [False]
+
+
+def test_the_start_guard_waits_for_motion_and_knows_the_logged_dice() -> None:
+    from kiosk.resume import StartGuard
+    from vision.reading import Die, RerollReason, Roll
+
+    lying = (Die(2, (10.0, 10.0), 8.0, 1.0), Die(3, (40.0, 10.0), 8.0, 1.0))
+    roll = Roll(lying)
+    guard = StartGuard(lying)
+    assert guard.filter(None, "moving", 0.0) is None  # the watcher starting up
+    assert guard.filter(roll, "settled", 0.1) is None  # the view it woke up to: no throw
+    assert guard.filter(None, "moving", 2.0) is None  # a stall (a gap of 1.9 s): no motion
+    assert not guard.stirred
+    assert guard.filter(None, "settled", 2.1) is None
+    assert guard.filter(None, "moving", 2.2) is None  # real motion (a hand)
+    assert guard.stirred
+    again = guard.filter(roll, "settled", 3.0)  # ...and the dice where the log had them
+    assert again is not None and again.reason is RerollReason.NOT_MOVED
+    moved = Roll((Die(5, (90.0, 50.0), 8.0, 1.0), Die(3, (40.0, 10.0), 8.0, 1.0)))
+    assert guard.filter(moved, "settled", 4.0) == moved  # a real throw is read

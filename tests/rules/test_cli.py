@@ -152,3 +152,14 @@ def test_bad_names_give_a_clear_message_not_a_traceback(capsys, argv, message) -
     captured = capsys.readouterr()
     assert message in captured.err
     assert "Traceback" not in captured.err
+
+
+def test_version_is_printed_for_the_technician(capsys) -> None:
+    import pytest
+
+    from kiosk import cli
+
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.startswith("azar-kiosk 0.")

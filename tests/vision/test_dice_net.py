@@ -157,15 +157,17 @@ def test_finds_held_out_byler_dice():
     assert extra <= 0.3 * labelled  # the face classifier turns these down (tests above)
 
 
-def test_a_missing_model_says_so_and_the_pips_still_read(monkeypatch, tmp_path, caplog):
+def test_a_missing_model_refuses_every_roll_and_says_so_once(monkeypatch, tmp_path, caplog):
+    """Two readings must agree: with the finder's model gone, nothing is announced on the pips
+    alone; the roll says why, and the log says it once, not on every frame."""
     monkeypatch.setattr(dice_net, "MODEL", tmp_path / "none.onnx")
     with pytest.raises(FileNotFoundError, match="die finder model missing"):
         find_dice(synth.tray())
     reader._unavailable.cache_clear()
-    one_die = synth.scene([synth.DrawnDie(2, (200, 200), 48)])
+    frame = synth.three_dice((2, 3, 6))
     with caplog.at_level(logging.WARNING, logger="vision.reader"):
-        rolls = [read_roll(one_die, expect=3) for _ in range(3)]
-    assert all(roll.reason is RerollReason.WRONG_COUNT for roll in rolls)
-    assert [d.value for d in rolls[0].dice] == [2]  # the pips alone still read
-    warnings = [r for r in caplog.records if "second look unavailable" in r.getMessage()]
-    assert len(warnings) == 1  # said once, not on every read
+        rolls = [read_roll(frame, expect=3) for _ in range(3)]
+    assert all(roll.reason is RerollReason.UNREADABLE and not roll.dice for roll in rolls)
+    assert "models are missing" in rolls[0].detail
+    warnings = [r for r in caplog.records if "reader unavailable" in r.getMessage()]
+    assert len(warnings) == 1

@@ -1,7 +1,9 @@
-"""Maintenance, for the staff (hold ok, or F12): camera view with the reader's overlay, tray
-calibration from an empty tray, a live test read, statistics, export of the log, exit.
+"""Maintenance, for the staff (hold ok then the staff code, the key switch, or F12 in the
+demo): camera view with the reader's overlay, tray calibration from an empty tray, a live test
+read, statistics, export of the log, exit.
 
-Left/right choose a tool, ok runs it; holding ok again returns to the visitors' screens.
+Left/right choose a tool, ok runs it; calibrate and exit ask for a second ok within a few
+seconds. Holding ok ends the staff mode, as do `staff.idle_seconds` without a press.
 """
 
 from __future__ import annotations
@@ -42,8 +44,17 @@ TOOLS = (
 )
 
 
+CONFIRM_SECONDS = 4.0  # a second ok within this long confirms calibrate or exit
+CONFIRMED = ("calibrate", "exit")  # tools that replace the calibration or stop the kiosk
+EXPORT_EVERY_SECONDS = 60.0  # at most one export a minute: each one copies the whole log
+
+
 class Maintenance(Scene):
     name = "maintenance"
+
+    def __init__(self, kiosk) -> None:
+        super().__init__(kiosk)
+        self.last_export = float("-inf")  # kiosk clock time of the last export, across visits
 
     def enter(self, **options) -> None:
         super().enter(**options)
@@ -51,6 +62,8 @@ class Maintenance(Scene):
         self.status = ""
         self.stats = None
         self.test_roll = None
+        self.armed: str | None = None  # the tool waiting for its confirming second ok
+        self.armed_until = 0.0
 
     @property
     def tool(self) -> str:
@@ -68,6 +81,14 @@ class Maintenance(Scene):
     def run_tool(self) -> None:
         tr, kiosk = self.tr, self.kiosk
         tool = self.tool
+        if tool in CONFIRMED and not (self.armed == tool and kiosk.clock() < self.armed_until):
+            self.armed, self.armed_until = tool, kiosk.clock() + CONFIRM_SECONDS
+            self.status = {
+                "calibrate": tr("The tray must be empty. Press Run again to calibrate."),
+                "exit": tr("Press Run again to stop the kiosk."),
+            }[tool]
+            return
+        self.armed = None
         if tool in ("calibrate", "test_read"):
             if kiosk.worker is None or not kiosk.camera_ok:
                 self.status = tr("No camera.")
@@ -81,16 +102,23 @@ class Maintenance(Scene):
         elif tool == "back":
             kiosk.goto(kiosk.previous)
         elif tool == "exit":
+            log.info("the staff stopped the kiosk from the maintenance screen")
             kiosk.running = False
 
     def export(self) -> str:
-        """Write the whole log as JSON and CSV next to the database."""
+        """Write the whole log as JSON and CSV next to the database: at most once a minute,
+        keeping the newest `staff.exports_kept` of each, so a card never fills with exports."""
         import csv
 
         from kiosk.gamelog import CSV_FIELDS
 
+        now = self.kiosk.clock()
+        wait = EXPORT_EVERY_SECONDS - (now - self.last_export)
+        if wait > 0:
+            return self.tr("Exported a moment ago: try again in {n} s.").format(n=round(wait))
+        self.last_export = now
         folder = Path(self.kiosk.data_dir) / "exports"
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")  # sorts by time, never repeats
         try:
             folder.mkdir(parents=True, exist_ok=True)
             games = list(self.kiosk.log.games())
@@ -101,9 +129,14 @@ class Maintenance(Scene):
                 writer = csv.DictWriter(f, CSV_FIELDS)
                 writer.writeheader()
                 writer.writerows(event_rows(games))
+            keep = self.kiosk.config.staff.exports_kept
+            for pattern in ("games-*.json", "throws-*.csv"):
+                for old in sorted(folder.glob(pattern))[:-keep]:
+                    old.unlink()
         except OSError as error:
             log.error("export failed: %s", error)
             return self.tr("Export failed: {error}").format(error=error.strerror or error)
+        log.info("the staff exported the log to %s", folder)
         return self.tr("Saved in {folder}").format(folder=folder)
 
     def on_event(self, event) -> None:
@@ -163,7 +196,9 @@ class Maintenance(Scene):
             tr("Games finished: {n}").format(n=counts.get("over", 0)),
             tr("Games abandoned: {n}").format(n=counts.get("abandoned", 0)),
             tr("Camera: {state}").format(state=tr("working") if kiosk.camera_ok else tr("lost")),
-            tr("Game log: {state}").format(state=kiosk.log.problem or tr("working")),
+            tr("Game log: {state}").format(
+                state=kiosk.log.problem or (kiosk.log.incidents or [tr("working")])[-1]
+            ),
             tr("Data folder: {path}").format(path=kiosk.data_dir),
         ]
         draw.paragraph(

@@ -91,7 +91,7 @@ class Play(Scene):
             self.match.abandon()
             self.kiosk.match = None
             self.kiosk.goto("choose")
-        elif button == "left":
+        elif button == "left" and self.kiosk.staff:
             if self.undo_armed > 0 and self.match.entries:
                 self.match.undo()
                 self.undo_armed = 0.0
@@ -100,14 +100,18 @@ class Play(Scene):
                 self.kiosk.show_turn()
             elif self.match.entries:
                 self.undo_armed = UNDO_CONFIRM_SECONDS
-        elif button == "right":
+        elif button == "right" and self.kiosk.staff:
             last = self.match.last
             if last is not None and not last.is_choice:  # a called main is undone, not corrected
                 self.start_entry("correct", list(last.dice))
         elif button == "ok" and not self.match.is_over:
-            if self.kiosk.camera_ok and self.kiosk.tray is not None and self.kiosk.throw_dice():
-                return  # the demo's simulated tray threw
-            self.start_entry("manual")  # the referee enters a throw by hand
+            simulated = self.kiosk.camera_ok and self.kiosk.tray is not None
+            if simulated and self.kiosk.dice == 3:
+                self.kiosk.throw_dice()  # the demo's simulated tray
+            elif not self.kiosk.camera_ok or self.kiosk.staff or simulated:
+                # By hand: the camera is lost, the staff do it, or the demo's tray cannot throw
+                # this game's dice (it throws three; Hazard has two).
+                self.start_entry("manual")
 
     def _choice_button(self, button: str, choice) -> None:
         """Left/right show the previous/next option, ok makes the choice."""
@@ -172,7 +176,8 @@ class Play(Scene):
             self.cue("again")
             return
         confidence = min((die.confidence for die in roll.dice), default=None)
-        self.match.throw(roll.values, source="camera", confidence=confidence)
+        places = tuple((die.center[0], die.center[1], die.size) for die in roll.dice)
+        self.match.throw(roll.values, source="camera", confidence=confidence, places=places)
         self._after_throw()
 
     def _after_throw(self) -> None:
@@ -219,9 +224,12 @@ class Play(Scene):
         undo = tr("Press again") if self.undo_armed > 0 else tr("Undo")
         throw = None
         if self.match is not None and not self.match.is_over:
-            simulated = self.kiosk.tray is not None and self.kiosk.dice == 3
-            throw = tr("Throw") if simulated else tr("Enter dice")
-        thrown = self.match is not None and bool(self.match.entries)
+            simulated = self.kiosk.tray is not None and self.kiosk.camera_ok
+            if simulated and self.kiosk.dice == 3:
+                throw = tr("Throw")
+            elif not self.kiosk.camera_ok or self.kiosk.staff or simulated:
+                throw = tr("Enter dice")
+        thrown = self.match is not None and bool(self.match.entries) and self.kiosk.staff
         correctable = thrown and not self.match.last.is_choice
         return (undo if thrown else None, throw, tr("Correct") if correctable else None)
 

@@ -34,8 +34,8 @@ class Result(Scene):
             self.kiosk.new_match(match.variant)
         elif button == "right":
             self.kiosk.goto("choose")
-        elif button == "left" and match.entries:
-            match.undo()  # a misread ended the game: take it back and play on
+        elif button == "left" and match.entries and self.kiosk.staff:
+            match.undo()  # staff: a misread ended the game, take it back and play on
             self.kiosk.goto("play")
 
     def on_touch(self, key: str) -> None:
@@ -54,7 +54,8 @@ class Result(Scene):
         return self.tr.ruling(match.state.outcome.reason)
 
     def hints(self):
-        return (self.tr("Undo"), self.tr("Play again"), self.tr("Other game"))
+        undo = self.tr("Undo") if self.kiosk.staff else None
+        return (undo, self.tr("Play again"), self.tr("Other game"))
 
     def view(self) -> tuple:
         match = self.kiosk.match
