@@ -81,6 +81,7 @@ class Kiosk:
         language: str | None = None,
         demo: bool = False,
         screenshots: Path | None = None,
+        calibration: Any = None,
     ) -> None:
         from kiosk.ui.scenes import SCENES
 
@@ -101,6 +102,8 @@ class Kiosk:
         self.demo = demo
         self.screenshots = screenshots
         self.match: Match | None = None
+        self.calibration = calibration  # the tray calibration the reader uses
+        self.dice = 3  # how many dice the reader is asked for: the game in play's
         self.next_first = 0  # the seat that casts first in the next game
         self.camera_ok = worker is not None
         self.notice: str | None = None  # a calm message after an error, shown for a while
@@ -138,6 +141,7 @@ class Kiosk:
         if resumed is not None:
             log.info("resuming game %s after %d throws", resumed.game_id, len(resumed.entries))
             self.match = resumed
+            self.expect_dice(resumed.variant.dice)
             self.next_first = int(resumed.first) ^ 1
             language = gamelog.game(resumed.game_id).language
             if language:
@@ -189,7 +193,8 @@ class Kiosk:
             return self.tr("Calibrated, but not saved: {error}").format(error=error)
         log.info("tray calibrated and saved in %s", self.data_dir)
         self.uncalibrated = False
-        self.worker.watcher = build_watcher(self.config, calibration)
+        self.calibration = calibration
+        self.worker.watcher = build_watcher(self.config, calibration, self.dice)
         self.worker.read_now = _reader(calibration)
         return self.tr("Calibrated.")
 
@@ -206,16 +211,28 @@ class Kiosk:
         # The first caster changes from game to game: throwing first is an edge in Azar.
         first, self.next_first = self.next_first, Seat(self.next_first).other
         self.match = Match.start(variant, self.log, first, self.tr.language)
+        self.expect_dice(variant.dice)
         if self.worker is not None and hasattr(self.worker, "forget_last"):
             self.worker.forget_last()
         self.goto("play")
 
+    def expect_dice(self, dice: int) -> None:
+        """Ask the reader for `dice` dice (Hazard throws two): any other count is a re-throw.
+
+        The watcher is rebuilt only when the count changes, at the start of a game."""
+        if dice == self.dice:
+            return
+        self.dice = dice
+        if self.worker is not None and hasattr(self.worker, "watcher"):
+            self.worker.watcher = build_watcher(self.config, self.calibration, dice)
+
     def throw_dice(self) -> bool:
         """Demo mode: throw the simulated tray's dice, on a thread of its own (simulating a
         throw takes longer than a frame); a press while the dice fly does nothing. False when
-        there is no tray or a throw is still being simulated."""
+        there is no tray, a throw is still being simulated, or the game throws other than the
+        simulated tray's three dice."""
         tray = self.tray
-        if tray is None or self._throwing.is_set():
+        if tray is None or self._throwing.is_set() or self.dice != 3:
             return False
         self._throwing.set()
 
@@ -514,8 +531,9 @@ def open_screen(size: tuple[int, int] | None, windowed: bool) -> pygame.Surface:
 
 def build_watcher(config: Any, calibration: Any = None, expect: int | None = 3):
     """The settle watcher over the real dice reader (which learns the die size from the dice it
-    reads when the calibration gives none), tuned by the [vision] section. `azar-kiosk watch`
-    builds the same, so a recording is read exactly as the camera is."""
+    reads when the calibration gives none), asking for `expect` dice (the game in play's:
+    Hazard throws two), tuned by the [vision] section. `azar-kiosk watch` builds the same, so
+    a recording is read exactly as the camera is."""
     from vision.reader import TrayReader
     from vision.settle import SettleConfig, ThrowWatcher
 
@@ -584,7 +602,8 @@ def build(
         if calibration is not None:
             return tray
         demo_calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
-        worker.watcher = build_watcher(config, demo_calibration)
+        kiosk.calibration = demo_calibration
+        worker.watcher = build_watcher(config, demo_calibration, kiosk.dice)
         worker.read_now = _reader(demo_calibration)
         return tray
 
@@ -606,6 +625,7 @@ def build(
         language=language,
         demo=demo,
         screenshots=screenshots,
+        calibration=calibration,
     )
     kiosk.data_dir = folder
     kiosk.uncalibrated = not simulated and calibration is None

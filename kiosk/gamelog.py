@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS events (
     id         INTEGER PRIMARY KEY,
     game_id    INTEGER NOT NULL REFERENCES games(id),
     seq        INTEGER NOT NULL,     -- 0, 1, 2... within the game
-    kind       TEXT NOT NULL,        -- throw | correction | undo
+    kind       TEXT NOT NULL,        -- throw | correction | undo | choice
     dice       TEXT,                 -- "3,5,6" (throw, correction)
     source     TEXT,                 -- camera | manual | simulated
     confidence REAL,                 -- lowest die confidence of a camera read
@@ -71,7 +71,8 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_game ON events (game_id, seq);
 """
 
-KINDS = ("throw", "correction", "undo")
+CHOICE = "choice"  # a player's decision (Hazard's main): its option is kept as the event's dice
+KINDS = ("throw", "correction", "undo", CHOICE)
 
 
 def data_dir(configured: str | os.PathLike[str] | None = None) -> Path:
@@ -131,11 +132,14 @@ def effective_throws(events: Iterable[Event]) -> list[tuple[int, ...]]:
 
 
 def effective_sources(events: Iterable[Event]) -> list[tuple[tuple[int, ...], str]]:
-    """The throws that count with where their dice came from ("camera", "manual")."""
+    """The throws that count with where their dice came from ("camera", "manual"), and the
+    players' choices among them (source "choice")."""
     throws: list[tuple[tuple[int, ...], str]] = []
     for event in events:
         if event.kind == "throw":
             throws.append((event.dice, event.source))
+        elif event.kind == CHOICE:
+            throws.append((event.dice, CHOICE))
         elif event.kind == "correction" and throws:
             throws[-1] = (event.dice, event.source or "manual")
         elif event.kind == "undo" and throws:

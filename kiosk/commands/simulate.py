@@ -1,4 +1,5 @@
-"""`azar-kiosk simulate GAME [--variant V] --games N --seed S [--json]`: Monte Carlo play.
+"""`azar-kiosk simulate GAME [--variant V] [--main M] --games N --seed S [--json]`: Monte Carlo
+play.
 
 Plays through `Game.play`, the engine the kiosk uses, and prints the same figures as `odds`
 with 95 % confidence intervals, next to the exact values.
@@ -10,7 +11,7 @@ import argparse
 import json
 import sys
 
-from kiosk.commands.odds import LABELS, add_game_arguments, format_table
+from kiosk.commands.odds import LABELS, add_game_arguments, choices_of, explain, format_table
 from kiosk.rules import RulesError, exact_odds, find_variant, simulate
 
 
@@ -33,14 +34,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         variant = find_variant(args.game, args.variant)
+        exact = exact_odds(variant, choices_of(args))
     except RulesError as error:
-        print(f"azar-kiosk simulate: {error}", file=sys.stderr)
+        print(f"azar-kiosk simulate: {explain(error, args)}", file=sys.stderr)
         return 2
-    result = simulate(variant, args.games, args.seed)
+    result = simulate(variant, args.games, args.seed, choices_of(args))
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
         return 0
-    exact = exact_odds(variant)
     rows = [
         (LABELS.get(name, name), e, exact.outcomes[name]) for name, e in result.outcomes.items()
     ]

@@ -12,23 +12,35 @@ from dataclasses import dataclass, replace
 from kiosk.rules.core import (
     EVEN_LEDGER,
     NO_CHANCES,
+    AwaitThrow,
     GameOver,
+    Move,
     Outcome,
     PerSeat,
+    Reason,
     Ruling,
     Seat,
-    Throw,
     pay,
+    take_throw,
 )
 
+DICE = 3
 CARD_AZARI = frozenset({3, 4, 5, 6, 15, 16, 17, 18})
-DANTE_AZARI = frozenset({3, 4, 17, 18})
+# Jacopo della Lana's commentary on Purgatorio VI, as the Azar card quotes it.
+LANA_AZARI = frozenset({3, 4, 17, 18})
 STAKES = 1  # Azar is played for one stake a game.
+THREE_DICE = AwaitThrow(DICE, by_total=True)  # only sums count
 
 FIRST_THROW = "azar.phase.first_throw"
 SECOND_THROW = "azar.phase.second_throw"
 CHASE = "azar.phase.chase"
 OVER = "azar.phase.over"
+
+
+class AzarReason(Reason):
+    WON_BY_AZAR = "azar.won_by_azar"
+    LOST_BY_REAZAR = "azar.lost_by_reazar"
+    WON_BY_CHANCE = "azar.won_by_chance"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +84,18 @@ class AzarState:
     def is_over(self) -> bool:
         return self.outcome is not None
 
+    @property
+    def awaiting(self) -> AwaitThrow:
+        return THREE_DICE
+
     def chain_key(self) -> AzarState:
         """This state without its running totals: what the future depends on (for odds)."""
         return replace(self, ledger=EVEN_LEDGER)
 
-    def apply(self, throw: Throw) -> tuple[AzarState, Ruling]:
+    def apply(self, move: Move) -> tuple[AzarState, Ruling]:
         if self.outcome is not None:
             raise GameOver("this game of Azar is over; start a new game to throw again")
-        total = throw.total
+        total = take_throw(THREE_DICE, move).total
         if self.phase == FIRST_THROW:
             return self._first_throw(total)
         if self.phase == SECOND_THROW:
@@ -90,7 +106,7 @@ class AzarState:
         opponent = self.caster.other
         if total in self.rules.azari:
             ruling = Ruling("azar.azar_wins", {"total": total, "seat": int(self.caster)})
-            return self._end(self.caster, "azar.won_by_azar"), ruling
+            return self._end(self.caster, AzarReason.WON_BY_AZAR), ruling
         second = opponent if self.rules.opponent_throws_second else self.caster
         state = replace(
             self,
@@ -104,7 +120,7 @@ class AzarState:
         thrower = self.to_throw
         if total in self.rules.azari:
             ruling = Ruling("azar.reazar_loses", {"total": total, "seat": int(self.caster)})
-            return self._end(self.caster.other, "azar.lost_by_reazar"), ruling
+            return self._end(self.caster.other, AzarReason.LOST_BY_REAZAR), ruling
         if total == self.chances[self.caster.other]:
             if self.rules.encuentro_restarts:
                 restart = self.rules.new_game(self.caster)
@@ -122,11 +138,11 @@ class AzarState:
         for owner in Seat:
             if self.chances[owner] == total:
                 ruling = Ruling("azar.chance_wins", {"total": total, "seat": int(owner)})
-                return self._end(owner, "azar.won_by_chance"), ruling
+                return self._end(owner, AzarReason.WON_BY_CHANCE), ruling
         key = "azar.azar_ignored" if total in self.rules.azari else "azar.chance_ignored"
         return replace(self, to_throw=self.to_throw.other), Ruling(key, {"total": total})
 
-    def _end(self, winner: Seat, reason: str) -> AzarState:
+    def _end(self, winner: Seat, reason: AzarReason) -> AzarState:
         return replace(
             self,
             phase=OVER,

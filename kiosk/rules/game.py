@@ -1,46 +1,48 @@
-"""A game is its list of throws: states are rebuilt from them, so replay and undo are exact."""
+"""A game is its list of moves (throws and choices): states are rebuilt from them, so replay and
+undo are exact."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from kiosk.rules.core import Ruling, Seat, Throw
+from kiosk.rules.core import Choice, Move, Ruling, Seat, Throw
 from kiosk.rules.state import State
 from kiosk.rules.variants import Variant
 
 
 def replay(
-    variant: Variant, throws: Iterable[Throw | Sequence[int]], first: Seat = Seat.ONE
+    variant: Variant, moves: Iterable[Move | Sequence[int]], first: Seat = Seat.ONE
 ) -> State:
-    """The state reached by playing `throws` from a new game; raises like `State.apply`."""
+    """The state reached by playing `moves` from a new game; raises like `State.apply`."""
     state = variant.new_game(first)
-    for throw in throws:
-        state, _ = state.apply(as_throw(throw))
+    for move in moves:
+        state, _ = state.apply(as_move(move))
     return state
 
 
-def as_throw(throw: Throw | Sequence[int]) -> Throw:
-    return throw if isinstance(throw, Throw) else Throw(tuple(throw))
+def as_move(move: Move | Sequence[int]) -> Move:
+    """A throw or choice as given, or a sequence of faces read as a throw."""
+    return move if isinstance(move, Throw | Choice) else Throw(tuple(move))
 
 
 class Game:
-    """One game at the table: the throws so far, the rulings they drew, the current state."""
+    """One game at the table: the moves so far, the rulings they drew, the current state."""
 
     def __init__(self, variant: Variant, first: Seat = Seat.ONE) -> None:
         self.variant = variant
         self.first = Seat(first)
         self._states: list[State] = [variant.new_game(self.first)]
-        self._throws: list[Throw] = []
+        self._moves: list[Move] = []
         self._rulings: list[Ruling] = []
 
     @classmethod
-    def from_throws(
-        cls, variant: Variant, throws: Iterable[Throw | Sequence[int]], first: Seat = Seat.ONE
+    def from_moves(
+        cls, variant: Variant, moves: Iterable[Move | Sequence[int]], first: Seat = Seat.ONE
     ) -> Game:
-        """Rebuild a game (after a power cut, from the log) by playing its throws again."""
+        """Rebuild a game (after a power cut, from the log) by playing its moves again."""
         game = cls(variant, first)
-        for throw in throws:
-            game.play(throw)
+        for move in moves:
+            game.play(move)
         return game
 
     @property
@@ -48,8 +50,13 @@ class Game:
         return self._states[-1]
 
     @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(self._moves)
+
+    @property
     def throws(self) -> tuple[Throw, ...]:
-        return tuple(self._throws)
+        """The throws alone, without the choices."""
+        return tuple(m for m in self._moves if isinstance(m, Throw))
 
     @property
     def rulings(self) -> tuple[Ruling, ...]:
@@ -59,24 +66,28 @@ class Game:
     def is_over(self) -> bool:
         return self.state.is_over
 
-    def play(self, throw: Throw | Sequence[int]) -> Ruling:
-        """Apply one throw; the game is unchanged if the throw is refused."""
-        throw = as_throw(throw)
-        state, ruling = self.state.apply(throw)
+    def play(self, move: Move | Sequence[int]) -> Ruling:
+        """Apply one throw or choice; the game is unchanged if the move is refused."""
+        move = as_move(move)
+        state, ruling = self.state.apply(move)
         self._states.append(state)
-        self._throws.append(throw)
+        self._moves.append(move)
         self._rulings.append(ruling)
         return ruling
 
+    def choose(self, option: int) -> Ruling:
+        """The player's answer to the decision the state awaits (`state.awaiting`)."""
+        return self.play(Choice(option))
+
     def undo(self) -> Game:
-        """Take back the last throw (a referee's correction of a misread); no-op at the start."""
-        if self._throws:
+        """Take back the last move (a referee's correction of a misread); no-op at the start."""
+        if self._moves:
             self._states.pop()
-            self._throws.pop()
+            self._moves.pop()
             self._rulings.pop()
         return self
 
     def __repr__(self) -> str:
         variant = f"find_variant({self.variant.game!r}, {self.variant.name!r})"
-        dice = [t.dice for t in self._throws]
-        return f"Game.from_throws({variant}, {dice!r}, first=Seat.{self.first.name})"
+        moves = [m.dice if isinstance(m, Throw) else m for m in self._moves]
+        return f"Game.from_moves({variant}, {moves!r}, first=Seat.{self.first.name})"

@@ -12,15 +12,20 @@ from dataclasses import dataclass, replace
 from kiosk.rules.core import (
     EVEN_LEDGER,
     NO_CHANCES,
+    AwaitThrow,
     GameOver,
+    Move,
     Outcome,
     PerSeat,
+    Reason,
     Ruling,
     Seat,
-    Throw,
     pay,
+    take_throw,
 )
 
+DICE = 3
+THREE_DICE = AwaitThrow(DICE, by_total=True)  # only sums count
 AZARI = frozenset({3, 4, 5, 6, 7, 14, 15, 16, 17, 18})  # the rest, 8..13, are reazares
 
 THROW_OFF = "medio_azar.phase.throw_off"
@@ -29,6 +34,11 @@ SEEK_CHANCE = "medio_azar.phase.seek_chance"  # the opponent's chance is set, no
 RECOVERY = "medio_azar.phase.recovery"  # the caster repeated the opponent's chance
 CHASE = "medio_azar.phase.chase"  # both chances set
 OVER = "medio_azar.phase.over"
+
+
+class MedioAzarReason(Reason):
+    WON_BY_CHANCE = "medio_azar.won_by_chance"
+    WON_BY_RECOVERY = "medio_azar.won_by_recovery"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,14 +84,18 @@ class MedioAzarState:
     def is_over(self) -> bool:
         return self.outcome is not None
 
+    @property
+    def awaiting(self) -> AwaitThrow:
+        return THREE_DICE
+
     def chain_key(self) -> MedioAzarState:
         """This state without its running totals: what the future depends on (for odds)."""
         return replace(self, ledger=EVEN_LEDGER, prize=self.rules.chance_prize)
 
-    def apply(self, throw: Throw) -> tuple[MedioAzarState, Ruling]:
+    def apply(self, move: Move) -> tuple[MedioAzarState, Ruling]:
         if self.outcome is not None:
             raise GameOver("this game of Medio azar is over; start a new game to throw again")
-        total = throw.total
+        total = take_throw(THREE_DICE, move).total
         if self.phase == THROW_OFF:
             return self._throw_off(total)
         assert self.caster is not None  # set by the throw-off
@@ -139,7 +153,7 @@ class MedioAzarState:
             ruling = Ruling(
                 "medio_azar.recovery_wins", {"total": total, "seat": int(caster), "stakes": stakes}
             )
-            return self._end(caster, "medio_azar.won_by_recovery", stakes), ruling
+            return self._end(caster, MedioAzarReason.WON_BY_RECOVERY, stakes), ruling
         opponent = caster.other
         state = replace(self, phase=SEEK_CHANCE, chances=self.chances.with_value(opponent, total))
         ruling = Ruling("medio_azar.new_opponent_chance", {"total": total, "seat": int(opponent)})
@@ -152,14 +166,14 @@ class MedioAzarState:
                     "medio_azar.chance_wins",
                     {"total": total, "seat": int(owner), "stakes": self.prize},
                 )
-                return self._end(owner, "medio_azar.won_by_chance", self.prize), ruling
+                return self._end(owner, MedioAzarReason.WON_BY_CHANCE, self.prize), ruling
         if total in AZARI:
             prize = self.prize + 1
             state = replace(self, prize=prize)
             return state, Ruling("medio_azar.prize_raised", {"total": total, "prize": prize})
         return self, Ruling("medio_azar.no_effect", {"total": total})
 
-    def _end(self, winner: Seat, reason: str, stakes: int) -> MedioAzarState:
+    def _end(self, winner: Seat, reason: MedioAzarReason, stakes: int) -> MedioAzarState:
         return replace(
             self,
             phase=OVER,

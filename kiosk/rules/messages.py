@@ -33,8 +33,8 @@ MESSAGES = MappingProxyType(
         # Azar: variants
         "azar.title.card": "Azar",
         "azar.summary.card": "Azar as the rule card reads it.",
-        "azar.title.dante": "Dante's zara",
-        "azar.summary.dante": "Azar where only 3, 4, 17 and 18 are azari.",
+        "azar.title.lana": "Azar, Lana's four azari",
+        "azar.summary.lana": "Only 3, 4, 17 and 18 are azari, as Dante's commentator Lana says.",
         "azar.title.rethrow": "Azar, encuentro throws again",
         "azar.summary.rethrow": "Throwing the opponent's chance again means just throw again.",
         "azar.title.opponent_second": "Azar, opponent's second throw",
@@ -67,5 +67,33 @@ MESSAGES = MappingProxyType(
         # Medio azar: variants
         "medio_azar.title.card": "Medio azar",
         "medio_azar.summary.card": "Medio azar as the card reads it; the caster keeps the dice.",
+        # Hazard: phases
+        "hazard.phase.call_main": "The caster calls a main: 5, 6, 7, 8 or 9.",
+        "hazard.phase.throw_main": "The caster throws until 5, 6, 7, 8 or 9: that is the main.",
+        "hazard.phase.come_out": "The caster throws: a nick wins, an out loses.",
+        "hazard.phase.chance": "The caster throws on: his chance wins, the main loses.",
+        "hazard.phase.over": "The game is over.",
+        # Hazard: rulings
+        "hazard.main_called": "{seat} calls {main} as the main.",
+        "hazard.main_thrown": "{main} is the main.",
+        "hazard.no_main": "{total} is no main: throw again.",
+        "hazard.nick": "{total} nicks the main of {main}: {seat} wins.",
+        "hazard.out": "{total} is out to a main of {main}: {seat} loses.",
+        "hazard.chance_set": "{total} is the chance of {seat}, against the main of {main}.",
+        "hazard.chance_wins": "{total}, the chance, comes first: {seat} wins.",
+        "hazard.main_loses": "{total}, the main, comes first: {seat} loses.",
+        "hazard.no_effect": "{total} is neither chance nor main: throw again.",
+        # Hazard: outcomes
+        "hazard.won_by_nick": "The caster nicked the main on his first throw.",
+        "hazard.lost_by_out": "The caster threw out on his first throw.",
+        "hazard.won_by_chance": "The caster threw his chance before the main.",
+        "hazard.lost_by_main": "The caster threw the main before his chance.",
+        # Hazard: variants
+        "hazard.title.called_main": "Hazard",
+        "hazard.summary.called_main": "English Hazard, two dice: call a main from 5 to 9.",
+        "hazard.title.thrown_main": "Hazard, the main thrown",
+        "hazard.summary.thrown_main": (
+            "Hazard as Seymour gives it: the first 5 to 9 thrown is the main."
+        ),
     }
 )

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kiosk.rules.core import DICE_PER_THROW, DIE_FACES, Throw
+from kiosk.rules.core import DIE_FACES, AwaitChoice, Throw
 from kiosk.rules.game import Game
-from kiosk.rules.odds import CASTER_LOSES, CASTER_WINS, DRAW
+from kiosk.rules.odds import CASTER_LOSES, CASTER_WINS, DRAW, chosen
 from kiosk.rules.variants import Variant
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
@@ -48,6 +49,7 @@ class Simulation:
     outcomes: dict[str, Estimate]
     expected_throws: Estimate
     expected_stakes: dict[str, Estimate] | None = None
+    choices: dict[str, int] | None = None
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -62,28 +64,36 @@ class Simulation:
             data["expected_stakes"] = {
                 side: e.to_json() for side, e in self.expected_stakes.items()
             }
+        if self.choices:
+            data["choices"] = dict(self.choices)
         return data
 
 
-def random_throw(rng: random.Random) -> Throw:
-    return Throw(tuple(rng.choice(DIE_FACES) for _ in range(DICE_PER_THROW)))
+def random_throw(rng: random.Random, dice: int = 3) -> Throw:
+    return Throw(tuple(rng.choice(DIE_FACES) for _ in range(dice)))
 
 
-def play_out(game: Game, rng: random.Random) -> Game:
-    """Throw random dice until the game ends (it does with probability one)."""
+def play_out(game: Game, rng: random.Random, choices: Mapping[str, int] | None = None) -> Game:
+    """Throw random dice (and take `choices` at decisions) until the game ends."""
     while not game.is_over:
-        game.play(random_throw(rng))
+        awaiting = game.state.awaiting
+        if isinstance(awaiting, AwaitChoice):
+            game.play(chosen(game.state, choices or {}))
+        else:
+            game.play(random_throw(rng, awaiting.dice))
     return game
 
 
-def simulate(variant: Variant, games: int, seed: int) -> Simulation:
+def simulate(
+    variant: Variant, games: int, seed: int, choices: Mapping[str, int] | None = None
+) -> Simulation:
     """Play `games` games with dice from a seeded generator, through `Game.play`."""
     if games < 2:
         raise ValueError("simulate at least 2 games to estimate an error")
     rng = random.Random(seed)
     won, lost, drawn, throws, stakes = [], [], [], [], []
     for _ in range(games):
-        state = play_out(Game(variant), rng)
+        state = play_out(Game(variant), rng, choices)
         game_throws = len(state.throws)
         final = state.state
         assert final.outcome is not None and final.caster is not None
@@ -103,5 +113,12 @@ def simulate(variant: Variant, games: int, seed: int) -> Simulation:
             "opponent": Estimate.of([-s for s in stakes]),
         }
     return Simulation(
-        variant.game, variant.name, games, seed, outcomes, Estimate.of(throws), expected_stakes
+        variant.game,
+        variant.name,
+        games,
+        seed,
+        outcomes,
+        Estimate.of(throws),
+        expected_stakes,
+        dict(choices or {}),
     )

@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Protocol
 
-from kiosk.rules.core import Outcome, Ruling, Seat, Throw
+from kiosk.rules.core import Awaiting, Move, Outcome, Ruling, Seat
 
 
 class State(Protocol):
-    """An immutable moment of a game. `apply` returns the next state and the ruling."""
+    """An immutable moment of a game. `apply` returns the next state and the ruling.
+
+    `awaiting` says what the state waits for: a throw of so many dice (a chance node) or a
+    player's choice among options (a decision node); `apply` refuses anything else.
+    """
 
     @property
     def to_throw(self) -> Seat: ...
@@ -27,8 +31,10 @@ class State(Protocol):
     def outcome(self) -> Outcome | None: ...
     @property
     def is_over(self) -> bool: ...
+    @property
+    def awaiting(self) -> Awaiting: ...
 
-    def apply(self, throw: Throw) -> tuple[State, Ruling]: ...
+    def apply(self, move: Move) -> tuple[State, Ruling]: ...
 
     def chain_key(self) -> State:
         """The state without running totals (ledger, raised prize): for exact odds."""

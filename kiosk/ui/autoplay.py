@@ -48,7 +48,10 @@ class Autoplay:
             want = LANGUAGES.index(LANGUAGES[self.games % len(LANGUAGES)])
             kiosk.press("ok" if kiosk.scene.selected == want else "right")
         elif scene == "choose":
-            want = self.games % len(kiosk.scene.games)  # each game on the menu in turn
+            # Each game on the menu in turn, of three dice only: the simulated tray throws
+            # three (Hazard's two dice are entered by hand in the demo).
+            playable = [i for i, v in enumerate(kiosk.scene.games) if v.dice == 3]
+            want = playable[self.games % len(playable)]
             kiosk.press("ok" if kiosk.scene.selected == want else "right")
         elif scene == "play":
             self.play(now)

@@ -1,7 +1,7 @@
 """Plain words for the state of a game: what each player wants and what the next throw can do.
 
 The rulings say what the last throw did; these sentences say what happens next, for every phase
-of both games, so a visitor who has never heard of azar can follow from the screen alone. The
+of every game, so a visitor who has never heard of azar can follow from the screen alone. The
 terms (azar, reazar, chance, encuentro...) each have a one-line gloss, shown the first time the
 term comes up in a game and gathered on the glossary page.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kiosk.i18n import N_, Translator
-from kiosk.rules import medio_azar
+from kiosk.rules import hazard, medio_azar
 
 # -- the next throw ------------------------------------------------------------------------------
 AZAR_FIRST = N_(
@@ -42,6 +42,15 @@ MEDIO_RECOVERY = N_(
     "chance of {opponent}."
 )
 MEDIO_CHASE = N_("The first of the two totals wins {prize} stakes; each azar before it adds one.")
+HAZARD_CALL = N_("{caster} calls a main from 5 to 9, then throws two dice against {opponent}.")
+HAZARD_THROW_MAIN = N_("{caster} throws two dice until 5 to 9 comes up: that total is the main.")
+HAZARD_COME_OUT = N_(
+    "The main is {main}. Winning at once: {nicks}. Losing at once: {outs}. Any other total "
+    "is the chance of {caster}."
+)
+HAZARD_CHANCE = N_(
+    "{caster} wants {chance}, {opponent} wants the main, {main}: the first of the two wins."
+)
 OVER = N_("The game is over.")
 
 # -- the glossary --------------------------------------------------------------------------------
@@ -88,6 +97,8 @@ def next_throw(tr: Translator, state) -> str:
         return tr(OVER)
     if phase.startswith("azar."):
         return _azar(tr, state)
+    if phase.startswith("hazard."):
+        return _hazard(tr, state)
     return _medio(tr, state)
 
 
@@ -113,6 +124,21 @@ def _azar(tr: Translator, state) -> str:
         template = AZAR_SECOND if rules.encuentro_restarts else AZAR_SECOND_RETHROW
         return tr(template).format(**words)
     return f"{_wants(tr, state)} {tr(AZAR_CHASE)}"
+
+
+def _hazard(tr: Translator, state) -> str:
+    words = _names(tr, state.caster)
+    if state.phase == hazard.CALL_MAIN:
+        return tr(HAZARD_CALL).format(**words)
+    if state.phase == hazard.THROW_MAIN:
+        return tr(HAZARD_THROW_MAIN).format(**words)
+    main = state.main
+    if state.phase == hazard.COME_OUT:
+        nicks, outs = (
+            ", ".join(map(str, sorted(t))) for t in (hazard.NICKS[main], hazard.OUTS[main])
+        )
+        return tr(HAZARD_COME_OUT).format(main=main, nicks=nicks, outs=outs, **words)
+    return tr(HAZARD_CHANCE).format(main=main, chance=state.chance, **words)
 
 
 def _medio(tr: Translator, state) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from kiosk.gamelog import GameLog, LoggedGame, effective_sources
-from kiosk.rules import Ruling, Seat, Throw, find_variant
+from kiosk.gamelog import CHOICE, GameLog, LoggedGame, effective_sources
+from kiosk.rules import AwaitChoice, Choice, Move, Ruling, Seat, find_variant
 from kiosk.rules.variants import Variant
 
 log = logging.getLogger(__name__)
@@ -19,7 +19,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Entry:
-    """One throw as the table saw it: who threw, the dice, and the referee's ruling."""
+    """One throw as the table saw it: who threw, the dice, and the referee's ruling. A player's
+    choice (Hazard's main) is an entry too, with `source` "choice" and the option as `dice`."""
 
     seat: Seat
     dice: tuple[int, ...]
@@ -30,11 +31,25 @@ class Entry:
     def total(self) -> int:
         return sum(self.dice)
 
+    @property
+    def is_choice(self) -> bool:
+        return self.source == CHOICE
+
+
+def as_move(variant: Variant, dice: tuple[int, ...], source: str) -> Move:
+    """A logged entry as the engine's move: a choice, or a throw of the game's dice."""
+    if source == CHOICE:
+        if len(dice) != 1:
+            raise ValueError(f"a logged choice holds one option, not {dice!r}")
+        return Choice(dice[0])
+    return variant.throw(dice)
+
 
 def replay(
     variant: Variant, first: Seat, throws: list[tuple[int, ...]], sources: list[str] | None = None
 ):
-    """The state after `throws` and the entries that led there; throws after the end are dropped."""
+    """The state after `throws` (and choices) and the entries that led there; moves after the
+    end are dropped."""
     state = variant.new_game(first)
     entries: list[Entry] = []
     sources = sources or ["camera"] * len(throws)
@@ -43,7 +58,7 @@ def replay(
             log.warning("ignoring a logged throw after the end of the game: %s", dice)
             break
         seat = state.to_throw
-        state, ruling = state.apply(Throw(tuple(dice)))
+        state, ruling = state.apply(as_move(variant, tuple(dice), source))
         entries.append(Entry(seat, tuple(dice), ruling, source))
     return state, entries
 
@@ -117,6 +132,12 @@ class Match:
         return self.entries[-1] if self.entries else None
 
     @property
+    def choice(self) -> AwaitChoice | None:
+        """The decision the game waits for (Hazard's main), or None when it waits for dice."""
+        awaiting = None if self.state.is_over else self.state.awaiting
+        return awaiting if isinstance(awaiting, AwaitChoice) else None
+
+    @property
     def throws(self) -> list[tuple[int, ...]]:
         return [entry.dice for entry in self.entries]
 
@@ -134,7 +155,7 @@ class Match:
             raise ValueError("the game is over")
         dice = tuple(int(v) for v in dice)
         seat = self.state.to_throw
-        state, ruling = self.state.apply(Throw(dice))
+        state, ruling = self.state.apply(self.variant.throw(dice))
         entry = Entry(seat, dice, ruling, source)
         self._record("throw", dice, source, confidence, ruling, places)
         self.state = state
@@ -142,12 +163,25 @@ class Match:
         self._finish_if_over()
         return entry
 
+    def choose(self, option: int) -> Entry:
+        """The player's choice at a decision (Hazard's main): rules first, then the log."""
+        if self.state.is_over:
+            raise ValueError("the game is over")
+        seat = self.state.to_throw
+        state, ruling = self.state.apply(Choice(int(option)))
+        entry = Entry(seat, (int(option),), ruling, CHOICE)
+        self._record(CHOICE, entry.dice, CHOICE, None, ruling)
+        self.state = state
+        self.entries.append(entry)
+        self._finish_if_over()
+        return entry
+
     def correct(self, dice) -> Entry:
         """The staff's correction of the last throw's dice (logged as a staff action)."""
-        if not self.entries:
+        if not self.entries or self.entries[-1].is_choice:
             raise ValueError("there is no throw to correct")
         dice = tuple(int(v) for v in dice)
-        Throw(dice)  # refuse bad dice before anything is written
+        self.variant.throw(dice)  # refuse bad dice before anything is written
         sources = [entry.source for entry in self.entries[:-1]] + ["staff"]
         state, entries = replay(self.variant, self.first, self.throws[:-1] + [dice], sources)
         entries[-1] = Entry(entries[-1].seat, dice, entries[-1].ruling, "staff")

@@ -70,7 +70,7 @@ def replay_state(variant: Variant, throws: list[tuple[int, ...]]):
 
 def variant_for(game_id: int) -> Variant:
     """Medio azar and the readings of Azar in turn."""
-    pool = [v for v in VARIANTS if (v.game == "azar") == bool(game_id % 2)]
+    pool = [v for v in VARIANTS if (v.game == "azar") == bool(game_id % 2) and v.dice == 3]
     return pool[(game_id // 2) % len(pool)]
 
 

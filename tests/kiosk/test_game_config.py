@@ -9,10 +9,10 @@ from kiosk.config import ConfigError, menu_names, parse_config
 
 def test_game_keys_name_the_game_first_then_the_menu_extras() -> None:
     config = parse_config(
-        {"game": {"default_game": "medio_azar", "menu_variants": "azar/dante, azar/rethrow"}}
+        {"game": {"default_game": "medio-azar", "menu_variants": "azar/dante, azar/rethrow"}}
     )
     assert menu_names(config.game) == [
-        ("medio_azar", None),
+        ("medio-azar", None),
         ("azar", "dante"),
         ("azar", "rethrow"),
     ]
@@ -57,10 +57,11 @@ def menu_kiosk(tmp_path, game: dict):
     return kiosk
 
 
-def test_the_menu_shows_the_two_games_first_the_configured_one(tmp_path) -> None:
-    kiosk = menu_kiosk(tmp_path, {"default_game": "medio_azar"})
+def test_the_menu_shows_the_three_games_first_the_configured_one(tmp_path) -> None:
+    kiosk = menu_kiosk(tmp_path, {"default_game": "medio-azar"})
     games = [(v.game, v.name) for v in kiosk.scene.games]
-    assert games == [("medio-azar", "card"), ("azar", "card")]  # no scholarly variants
+    # No scholarly variants: one row per game, Hazard's of two dice among them.
+    assert games == [("medio-azar", "card"), ("azar", "card"), ("hazard", "called-main")]
 
 
 def test_staff_put_variants_on_the_menu_and_it_scrolls(tmp_path) -> None:
@@ -68,12 +69,13 @@ def test_staff_put_variants_on_the_menu_and_it_scrolls(tmp_path) -> None:
         tmp_path, {"menu_variants": "azar/dante, azar/rethrow, azar/opponent-second"}
     )
     scene = kiosk.scene
-    assert [v.name for v in scene.games] == ["card", "card", "dante", "rethrow", "opponent-second"]
-    assert len(scene.rows) == 7 and list(scene.shown()) == [0, 1, 2, 3]
+    names = [v.name for v in scene.games]  # azar/dante is the older name of azar/lana
+    assert names == ["card", "card", "called-main", "lana", "rethrow", "opponent-second"]
+    assert len(scene.rows) == 8 and list(scene.shown()) == [0, 1, 2, 3]
     for _ in range(5):
         scene.on_button("right", "press")
     assert scene.selected == 5 and list(scene.shown()) == [2, 3, 4, 5]
     scene.on_touch("up")
     assert list(scene.shown()) == [1, 2, 3, 4]
-    scene.on_touch("row:3")  # a tap on a row starts that game
+    scene.on_touch("row:4")  # a tap on a row starts that game
     assert kiosk.scene.name == "play" and kiosk.match.variant.name == "rethrow"

@@ -14,7 +14,7 @@ import pygame
 import pytest
 
 from kiosk.i18n import LANGUAGES, Translator
-from kiosk.rules import Throw
+from kiosk.rules import AwaitChoice, Choice
 from kiosk.rules.variants import VARIANTS
 from kiosk.ui import draw, explain, theme
 from kiosk.ui.scenes import play, result, rules
@@ -36,7 +36,8 @@ def cap_mm(face: str, px: int) -> float:
 
 
 def states_and_rulings(games: int = 150):
-    """Every variant played with random dice: each state met and each ruling given."""
+    """Every variant played with random dice (and random choices, as Hazard's main): each state
+    met and each ruling given."""
     rng = random.Random(18)
     states, rulings = [], []
     for variant in VARIANTS:
@@ -44,7 +45,12 @@ def states_and_rulings(games: int = 150):
             state = variant.new_game(rng.choice((0, 1)))
             while not state.is_over:
                 states.append(state)
-                state, ruling = state.apply(Throw(tuple(rng.randint(1, 6) for _ in range(3))))
+                awaiting = state.awaiting
+                if isinstance(awaiting, AwaitChoice):
+                    move = Choice(rng.choice(awaiting.options))
+                else:
+                    move = variant.throw([rng.randint(1, 6) for _ in range(variant.dice)])
+                state, ruling = state.apply(move)
                 rulings.append(ruling)
     return states, rulings
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.rules import GameOver, Outcome, Seat, Throw, find_variant
+from kiosk.rules import Game, GameOver, Outcome, Seat, Throw, find_variant
 
 from .helpers import play_totals
 
 CARD = find_variant("azar")
-DANTE = find_variant("azar", "dante")
+LANA = find_variant("azar", "lana")
 RETHROW = find_variant("azar", "rethrow")
 OPPONENT_SECOND = find_variant("azar", "opponent-second")
 
@@ -69,21 +69,22 @@ def test_throwing_the_other_players_chance_loses() -> None:
 
 def test_no_throw_is_accepted_after_the_end() -> None:
     game, _ = play_totals(CARD, [17])
-    with pytest.raises(GameOver, match="over"):
+    assert game.state.phase == "azar.phase.over"
+    with pytest.raises(GameOver, match="^this game of Azar is over; start a new game"):
         game.play(Throw((1, 1, 1)))
     assert len(game.throws) == 1
 
 
 @pytest.mark.parametrize("total", [5, 6, 15, 16])
-def test_dante_zara_treats_5_6_15_16_as_chances(total: int) -> None:
-    game, rulings = play_totals(DANTE, [total])
+def test_lana_treats_5_6_15_16_as_chances(total: int) -> None:
+    game, rulings = play_totals(LANA, [total])
     assert rulings[0].key == "azar.chance_for_opponent"
     assert not game.state.is_over
 
 
 @pytest.mark.parametrize("total", [3, 4, 17, 18])
-def test_dante_zara_keeps_3_4_17_18_as_azari(total: int) -> None:
-    game, _ = play_totals(DANTE, [total])
+def test_lana_keeps_3_4_17_18_as_azari(total: int) -> None:
+    game, _ = play_totals(LANA, [total])
     assert game.state.outcome == Outcome(Seat.ONE, "azar.won_by_azar", 1)
 
 
@@ -109,3 +110,33 @@ def test_opponent_second_variant_reazar_still_loses_for_the_caster() -> None:
     game, rulings = play_totals(OPPONENT_SECOND, [9, 4])
     assert str(rulings[-1]) == "azar.reazar_loses{total=4, seat=0}"
     assert game.state.outcome == Outcome(Seat.TWO, "azar.lost_by_reazar", 1)
+
+
+def test_turns_alternate_through_a_whole_chase_starting_with_the_opponent() -> None:
+    # Chances 8 (opponent) and 12 (caster); ten throws that count for nobody, then 12.
+    game = Game(CARD, Seat.TWO)
+    seen = []
+    for total in [8, 12, 5, 11, 3, 9, 18, 10, 7, 13, 4, 14, 12]:
+        seen.append(game.state.to_throw)
+        game.play(Throw.with_total(total))
+    two, one = Seat.TWO, Seat.ONE
+    assert seen == [two, two] + [one, two] * 5 + [one]
+    assert game.state.outcome == Outcome(Seat.TWO, "azar.won_by_chance", 1)
+    assert dict(game.state.ledger) == {Seat.ONE: -1, Seat.TWO: 1}
+
+
+def test_a_restart_gives_the_dice_back_to_the_caster_with_nothing_set() -> None:
+    game, _ = play_totals(CARD, [9, 9, 10], first=Seat.TWO)
+    assert game.state.chances[Seat.ONE] == 10 and game.state.chances[Seat.TWO] is None
+    assert game.state.to_throw is Seat.TWO
+    assert dict(game.state.ledger) == {Seat.ONE: 0, Seat.TWO: 0}
+
+
+def test_opponent_second_alternates_after_the_opponents_second_throw() -> None:
+    game = Game(OPPONENT_SECOND)
+    seen = []
+    for total in [9, 11, 5, 7, 10, 11]:
+        seen.append(game.state.to_throw)
+        game.play(Throw.with_total(total))
+    assert seen == [Seat.ONE, Seat.TWO, Seat.ONE, Seat.TWO, Seat.ONE, Seat.TWO]
+    assert game.state.outcome == Outcome(Seat.ONE, "azar.won_by_chance", 1)

@@ -25,7 +25,8 @@ def check_figure(figure: dict) -> float:
     ("argv", "game", "variant"),
     [
         (["azar"], "azar", "card"),
-        (["azar", "--variant", "dante"], "azar", "dante"),
+        (["azar", "--variant", "lana"], "azar", "lana"),
+        (["azar", "--variant", "dante"], "azar", "lana"),
         (["azar", "--variant", "rethrow"], "azar", "rethrow"),
         (["azar", "--variant", "opponent-second"], "azar", "opponent-second"),
     ],
@@ -58,8 +59,14 @@ def test_odds_table_for_people(capsys) -> None:
 
 def test_simulate_json_gives_estimates_with_intervals(capsys) -> None:
     data = run_json(capsys, "simulate", "medio-azar", "--games", "300", "--seed", "7", "--json")
-    assert (data["games"], data["seed"]) == (300, 7)
+    assert set(data) == {
+        "game", "variant", "games", "seed", "outcomes", "expected_throws", "expected_stakes"
+    }  # fmt: skip
+    assert (data["game"], data["variant"], data["games"], data["seed"]) == (
+        "medio-azar", "card", 300, 7
+    )  # fmt: skip
     for estimate in [*data["outcomes"].values(), data["expected_throws"]]:
+        assert set(estimate) == {"float", "stderr", "ci95"} and estimate["stderr"] > 0
         low, high = estimate["ci95"]
         assert low <= estimate["float"] <= high
     assert set(data["expected_stakes"]) == {"caster", "opponent"}
@@ -68,16 +75,75 @@ def test_simulate_json_gives_estimates_with_intervals(capsys) -> None:
 
 
 def test_simulate_table_shows_the_exact_value_alongside(capsys) -> None:
-    assert main(["simulate", "azar", "--variant", "dante", "--games", "200", "--seed", "1"]) == 0
+    assert main(["simulate", "azar", "--variant", "lana", "--games", "200", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "95% interval" in out and "0.5008" in out
+
+
+@pytest.mark.parametrize("main", ["6", "8"])
+def test_odds_json_for_hazard_gives_chambers_7295_to_6961(capsys, main: str) -> None:
+    data = run_json(capsys, "odds", "hazard", "--main", main, "--json")
+    assert set(data) == {"game", "variant", "outcomes", "expected_throws", "choices"}
+    assert (data["game"], data["variant"], data["choices"]) == (
+        "hazard",
+        "called-main",
+        {"main": int(main)},
+    )
+    assert data["outcomes"]["caster_loses"]["fraction"] == "7295/14256"
+    assert data["outcomes"]["caster_wins"]["fraction"] == "6961/14256"
+    for figure in [*data["outcomes"].values(), data["expected_throws"]]:
+        check_figure(figure)
+
+
+def test_odds_json_for_hazard_main_7(capsys) -> None:
+    data = run_json(capsys, "odds", "hazard", "--main", "7", "--json")
+    assert data["outcomes"]["caster_wins"]["fraction"] == "244/495"
+    assert data["expected_throws"]["fraction"] == "557/165"
+
+
+def test_odds_table_for_hazard_names_the_main_and_the_ways_it_ends(capsys) -> None:
+    assert main(["odds", "hazard", "--main", "8"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("hazard / called-main, main 8: exact figures")
+    assert "7295/14256" in out and "ends: hazard.won_by_nick" in out and "1/6" in out
+
+
+def test_the_command_line_itself_prints_the_hazard_odds() -> None:
+    # The installed entry point, as a user runs it.
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "kiosk", "odds", "hazard", "--main", "6", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["outcomes"]["caster_loses"]["fraction"] == "7295/14256"
+
+
+def test_simulate_hazard_plays_the_main_given(capsys) -> None:
+    data = run_json(capsys, "simulate", "hazard", "--main", "7", "--games", "400", "--json")
+    assert data["choices"] == {"main": 7}
+    low, high = data["outcomes"]["caster_wins"]["ci95"]
+    assert low < 244 / 495 < high
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
+        (
+            ["odds", "hazard"],
+            "say which main is chosen: one of 5, 6, 7, 8, 9 (give it with --main M)",
+        ),
+        (["odds", "hazard", "--main", "10"], "the main is one of 5, 6, 7, 8, 9; got 10"),
+        (["odds", "azar", "--main", "7"], "azar/card asks for no main"),
+        (["odds", "hazard", "--variant", "thrown-main", "--main", "7"], "asks for no main"),
+        (["simulate", "hazard", "--games", "10"], "(give it with --main M)"),
         (["odds", "marlota"], "no game called 'marlota'"),
-        (["odds", "azar", "--variant", "petrarch"], "its variants are: card, dante"),
+        (["odds", "azar", "--variant", "petrarch"], "its variants are: card, lana"),
         (["simulate", "azar", "--games", "1"], "at least 2"),
     ],
 )

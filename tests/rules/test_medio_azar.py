@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.rules import GameOver, Outcome, Seat, Throw, find_variant
+from kiosk.rules import Game, GameOver, Outcome, Seat, Throw, find_variant
 
 from .helpers import play_totals
 
@@ -80,7 +80,7 @@ def test_repeating_the_opponents_chance_earns_a_recovery_throw_that_an_azar_wins
 
 def test_a_failed_recovery_sets_the_opponents_new_chance_and_play_resumes() -> None:
     game, rulings = play_totals(MEDIO, [15, 10, 10, 10, 8])
-    assert rulings[-1].key == "medio_azar.new_opponent_chance"
+    assert str(rulings[-1]) == "medio_azar.new_opponent_chance{total=8, seat=1}"
     assert game.state.chances[Seat.TWO] == 8
     assert game.state.chances[Seat.ONE] is None
     assert game.state.phase == "medio_azar.phase.seek_chance"
@@ -91,5 +91,40 @@ def test_a_failed_recovery_sets_the_opponents_new_chance_and_play_resumes() -> N
 
 def test_no_throw_is_accepted_after_the_end() -> None:
     game, _ = play_totals(MEDIO, [15, 10, 12, 9, 9])
-    with pytest.raises(GameOver):
+    assert game.state.phase == "medio_azar.phase.over"
+    with pytest.raises(GameOver, match="^this game of Medio azar is over; start a new game"):
         game.play(Throw((2, 2, 2)))
+
+
+def test_the_caster_throws_every_throw_after_the_throw_off() -> None:
+    totals = [9, 14, 3, 10, 16, 10, 8, 11, 13, 4, 12, 7, 9, 17, 11]
+    game = Game(MEDIO, Seat.ONE)
+    seen = []
+    for total in totals:
+        seen.append(game.state.to_throw)
+        game.play(Throw.with_total(total))
+    assert seen == [Seat.ONE] + [Seat.TWO] * (len(totals) - 1)
+    assert game.state.outcome == Outcome(Seat.TWO, "medio_azar.won_by_chance", 6)
+
+
+def test_the_ledger_after_a_recovery_win_is_the_early_azars_and_three_stakes() -> None:
+    # Two azars pay one each; 12 the opponent's chance; 12 again; 5 on the recovery throw.
+    game, rulings = play_totals(MEDIO, [15, 10, 4, 16, 12, 12, 5])
+    assert rulings[-1].key == "medio_azar.recovery_wins"
+    assert game.state.outcome == Outcome(Seat.ONE, "medio_azar.won_by_recovery", 3)
+    assert dict(game.state.ledger) == {Seat.ONE: 5, Seat.TWO: -5}
+
+
+def test_azars_after_both_chances_raise_the_prize_and_pay_nothing_at_once() -> None:
+    game, _ = play_totals(MEDIO, [15, 10, 12, 9, 3, 18, 7])
+    assert game.state.prize == 6
+    assert dict(game.state.ledger) == {Seat.ONE: 0, Seat.TWO: 0}
+    game.play(Throw.with_total(9))
+    assert game.state.outcome == Outcome(Seat.ONE, "medio_azar.won_by_chance", 6)
+    assert dict(game.state.ledger) == {Seat.ONE: 6, Seat.TWO: -6}
+
+
+def test_a_failed_recovery_sets_the_new_chance_of_seat_one_when_seat_two_casts() -> None:
+    game, _ = play_totals(MEDIO, [10, 15, 9, 9, 12])  # TWO casts; 9 twice; 12 on the recovery
+    assert game.state.caster is Seat.TWO
+    assert dict(game.state.chances) == {Seat.ONE: 12, Seat.TWO: None}

@@ -8,9 +8,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from kiosk.rules import VARIANTS, Variant, exact_odds, find_variant, simulate, total_probabilities
-from kiosk.rules.azar import CARD_AZARI, DANTE_AZARI
+from kiosk.rules import Variant, exact_odds, find_variant, simulate, total_probabilities
+from kiosk.rules.azar import CARD_AZARI, LANA_AZARI
 from kiosk.rules.odds import solve_linear
+
+from .helpers import ODDS_CASES, ODDS_IDS
 
 P = total_probabilities()
 
@@ -36,7 +38,7 @@ def azar_caster_wins(azari: frozenset[int], encuentro_restarts: bool) -> Fractio
 
 @pytest.mark.parametrize(
     ("name", "azari", "restarts"),
-    [("card", CARD_AZARI, True), ("dante", DANTE_AZARI, True), ("rethrow", CARD_AZARI, False)],
+    [("card", CARD_AZARI, True), ("lana", LANA_AZARI, True), ("rethrow", CARD_AZARI, False)],
 )
 def test_azar_odds_match_the_closed_form(name: str, azari: frozenset[int], restarts: bool) -> None:
     odds = exact_odds(find_variant("azar", name))
@@ -115,10 +117,12 @@ def test_solve_linear_handles_loops_exactly() -> None:
     assert values == {"x": Fraction(3, 5), "y": Fraction(1, 5)}
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=[v.label for v in VARIANTS])
-def test_simulation_through_the_engine_agrees_with_the_exact_odds(variant: Variant) -> None:
-    exact = exact_odds(variant)
-    sim = simulate(variant, games=4000, seed=2026)
+@pytest.mark.parametrize(("variant", "choices"), ODDS_CASES, ids=ODDS_IDS)
+def test_simulation_through_the_engine_agrees_with_the_exact_odds(
+    variant: Variant, choices: dict[str, int]
+) -> None:
+    exact = exact_odds(variant, choices)
+    sim = simulate(variant, games=4000, seed=2026, choices=choices)
     pairs = [(sim.outcomes[k], exact.outcomes[k]) for k in exact.outcomes]
     pairs.append((sim.expected_throws, exact.expected_throws))
     if exact.expected_stakes is not None and sim.expected_stakes is not None:
@@ -129,9 +133,12 @@ def test_simulation_through_the_engine_agrees_with_the_exact_odds(variant: Varia
         assert abs(estimate.mean - float(value)) <= 4.5 * estimate.stderr, (estimate, float(value))
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=[v.label for v in VARIANTS])
-def test_every_variant_ends_surely_and_its_figures_are_consistent(variant: Variant) -> None:
-    odds = exact_odds(variant)
+@pytest.mark.parametrize(("variant", "choices"), ODDS_CASES, ids=ODDS_IDS)
+def test_every_variant_ends_surely_and_its_figures_are_consistent(
+    variant: Variant, choices: dict[str, int]
+) -> None:
+    odds = exact_odds(variant, choices)
+    assert sum(odds.reasons.values()) == 1
     assert sum(odds.outcomes.values()) == 1  # no probability is lost in an endless loop
     assert all(0 < p < 1 for p in odds.outcomes.values())
     assert odds.expected_throws > 1

@@ -10,12 +10,13 @@ from kiosk.rules import VARIANTS, UnknownVariant, find_variant
 def test_find_variant_gives_the_default_or_the_named_one() -> None:
     assert find_variant("azar") is VARIANTS[0]
     assert find_variant("Medio_Azar").game == "medio-azar"
-    assert find_variant("azar", "dante").name == "dante"
+    assert find_variant("azar", "lana").name == "lana"
+    assert find_variant("azar", "dante").name == "lana"  # the name older game logs hold
     assert find_variant("azar", "opponent_second").name == "opponent-second"
 
 
 def test_unknown_names_list_what_exists() -> None:
     with pytest.raises(UnknownVariant, match="azar, medio-azar"):
         find_variant("marlota")
-    with pytest.raises(UnknownVariant, match="card, dante"):
+    with pytest.raises(UnknownVariant, match="card, lana"):
         find_variant("azar", "petrarch")

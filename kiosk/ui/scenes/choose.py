@@ -1,9 +1,10 @@
 """Game choice: the games of the rules' registry, the readings staff put on the menu, the rules
 and odds, and the language.
 
-Visitors see one row per game (its standard reading), the game named by `[game] default_game`
-first; `[game] menu_variants` adds scholarly readings. A game added to the rules registry shows
-up here by itself. The menu scrolls when its rows outgrow the screen.
+Visitors see one row per game (its standard reading: the first with a printed source,
+`visitor_variants()`), the game named by `[game] default_game` first; `[game] menu_variants`
+adds scholarly readings. A game added to the rules registry (Hazard, of two dice) shows up here
+by itself. The menu scrolls when its rows outgrow the screen.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import pygame
 
 from kiosk.config import menu_names
 from kiosk.i18n import N_
-from kiosk.rules.variants import GAMES, Variant, find_variant
+from kiosk.rules.variants import Variant, find_variant, visitor_variants
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene, heading
@@ -30,13 +31,16 @@ BLURBS = {
 
 
 def menu(config) -> list[Variant]:
-    """The games offered, in order: the configured first game, every other game, the extras."""
-    offered: list[Variant] = []
+    """The games offered, in order: the configured first game, every other game's standard
+    reading (readings without a printed source stay off unless staff list them), the extras."""
     names = menu_names(config.game)
     first, extras = names[0], names[1:]
-    defaults = [first] + [(game, None) for game in GAMES] + extras
-    for game, variant in defaults:
-        chosen = find_variant(game, variant)  # the config was checked against the registry
+    # The config was checked against the registry.
+    offered: list[Variant] = [find_variant(*first)]
+    standard: dict[str, Variant] = {}
+    for variant in visitor_variants():
+        standard.setdefault(variant.game, variant)
+    for chosen in [*standard.values(), *(find_variant(*extra) for extra in extras)]:
         if chosen not in offered:
             offered.append(chosen)
     return offered

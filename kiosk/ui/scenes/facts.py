@@ -15,15 +15,16 @@ from fractions import Fraction
 from functools import cache
 
 from kiosk.i18n import N_, Translator
-from kiosk.rules.core import total_probabilities
+from kiosk.rules.core import AwaitChoice, total_probabilities
 from kiosk.rules.odds import exact_odds
-from kiosk.rules.variants import VARIANTS, find_variant
+from kiosk.rules.variants import find_variant, visitor_variants
 
 log = logging.getLogger(__name__)
 _ready = threading.Event()
 _started = threading.Lock()
 _thread: list[threading.Thread] = []
 _computed: list[bool] = []  # [True] once the figures are in the caches
+ODDS_MAIN = 7  # the main shown for a game whose caster calls one (Hazard): the caster's best
 
 
 @cache
@@ -31,7 +32,9 @@ def _figures() -> dict[str, float]:
     sums = total_probabilities()
     azar = exact_odds(find_variant("azar"))
     reazar = sum((p for total, p in sums.items() if 8 <= total <= 13), Fraction(0))
+    hazard = exact_odds(find_variant("hazard"), {"main": ODDS_MAIN})
     return {
+        "hazard": float(hazard.outcomes["caster_wins"]) * 100,
         "first": float(azar.outcomes.get("caster_wins", 0)) * 100,
         "throws": float(azar.expected_throws),
         "ten": float(sums[10] * 216),
@@ -40,14 +43,19 @@ def _figures() -> dict[str, float]:
 
 
 @cache
-def odds_table() -> list[tuple[str, float, float, float]]:
-    """(title key, caster wins, caster loses, mean throws) for every variant, exact."""
+def odds_table() -> list[tuple[str, int | None, float, float, float]]:
+    """(title key, main called or None, caster wins, caster loses, mean throws) for every
+    variant with a printed source, exact; a game whose caster calls a main (Hazard) with the
+    main of 7."""
     rows = []
-    for variant in VARIANTS:
-        odds = exact_odds(variant)
+    for variant in visitor_variants():
+        asks = isinstance(variant.new_game().awaiting, AwaitChoice)
+        main = ODDS_MAIN if asks else None
+        odds = exact_odds(variant, {"main": ODDS_MAIN} if asks else None)
         rows.append(
             (
                 variant.title_key,
+                main,
                 float(odds.outcomes.get("caster_wins", 0)),
                 float(odds.outcomes.get("caster_loses", 0)),
                 float(odds.expected_throws),
@@ -92,6 +100,8 @@ FACTS = (
     N_("10 and 11 are the likeliest sums: {ten} ways each out of 216."),
     N_("A game of Azar lasts {throws} throws on average."),
     N_("In Medio azar, a reazar (8 to 13) comes up {reazar} times in 100."),
+    N_("English Hazard, with two dice, is named after azar; craps grew out of it."),
+    N_("In Hazard, a caster who calls 7 wins {hazard} games in 100."),
 )
 NEEDS_NO_ODDS = 1  # the fact shown while the figures are computed
 

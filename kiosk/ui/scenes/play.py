@@ -10,6 +10,9 @@ Buttons: left undoes the last throw (pressed twice), right lets the referee corr
 read, ok enters a throw by hand (in the demo: throws the simulated dice). With the camera gone,
 entering by hand opens by itself. Entering dice: left/right change the selected die, ok moves
 on and confirms; holding left cancels. Holding left outside an entry leaves the game.
+When the game waits for a player's choice (Hazard's main), left/right change the option and
+ok calls it; camera reads wait until it is made. Dice are entered and asked for by the game's
+number of dice (Hazard throws two).
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from kiosk.ui.scene import Scene
 
 log = logging.getLogger(__name__)
 
+WRONG_COUNT = {2: N_("The table needs exactly two dice in the track.")}
+ENTER_DICE = {2: N_("Enter the two dice")}
 REROLL_REASONS = {
     "wrong_count": N_("The table needs exactly three dice in the track."),
     "unreadable": N_("A die could not be read."),
@@ -60,6 +65,7 @@ class Play(Scene):
         self.undo_armed = 0.0  # seconds left to confirm an undo
         self.ending = END_PAUSE_SECONDS if self.match and self.match.is_over else None
         self.reveal = 0.0  # seconds the last throw still fills the screen
+        self.option = 2  # the option shown at a choice: the middle one (Hazard: 7, the best)
         self._preview_t = None
         self._preview_surface: pygame.Surface | None = None
         self._preview_scale = 1.0
@@ -77,6 +83,10 @@ class Play(Scene):
             self._entry_button(button, kind)
             return
         self.reveal = 0.0  # any button brings the table back, and does what it says
+        choice = self.match.choice
+        if choice is not None and not (button == "left" and kind == "hold"):
+            self._choice_button(button, choice)
+            return
         if button == "left" and kind == "hold":
             self.match.abandon()
             self.kiosk.match = None
@@ -92,16 +102,36 @@ class Play(Scene):
                 self.undo_armed = UNDO_CONFIRM_SECONDS
         elif button == "right" and self.kiosk.staff:
             last = self.match.last
-            if last is not None:
+            if last is not None and not last.is_choice:  # a called main is undone, not corrected
                 self.start_entry("correct", list(last.dice))
         elif button == "ok" and not self.match.is_over:
-            if self.kiosk.camera_ok and self.kiosk.tray is not None:
+            simulated = self.kiosk.camera_ok and self.kiosk.tray is not None
+            if simulated and self.kiosk.dice == 3:
                 self.kiosk.throw_dice()  # the demo's simulated tray
-            elif not self.kiosk.camera_ok or self.kiosk.staff:
-                self.start_entry("manual")  # by hand: the camera is lost, or the staff do it
+            elif not self.kiosk.camera_ok or self.kiosk.staff or simulated:
+                # By hand: the camera is lost, the staff do it, or the demo's tray cannot throw
+                # this game's dice (it throws three; Hazard has two).
+                self.start_entry("manual")
+
+    def _choice_button(self, button: str, choice) -> None:
+        """Left/right show the previous/next option, ok makes the choice."""
+        options = choice.options
+        self.option %= len(options)
+        if button in ("left", "right"):
+            self.option = (self.option + (-1 if button == "left" else 1)) % len(options)
+            return
+        if button == "ok":
+            self.match.choose(options[self.option])
+            self._after_throw()
+
+    @property
+    def dice_count(self) -> int:
+        return self.match.variant.dice if self.match is not None else 3
 
     def start_entry(self, purpose: str, dice: list[int] | None = None) -> None:
-        self.entry = dice or [1, 1, 1]
+        if self.match is not None and self.match.choice is not None:
+            return  # a choice comes first (Hazard's main): no dice to enter yet
+        self.entry = dice or [1] * self.dice_count
         self.entry_index = 0
         self.entry_purpose = purpose
         self.entry_touched = False  # a referee has started entering
@@ -118,7 +148,7 @@ class Play(Scene):
             i = self.entry_index
             self.entry[i] = (self.entry[i] - 1 + step) % 6 + 1
             return
-        if self.entry_index < 2:
+        if self.entry_index < len(self.entry) - 1:
             self.entry_index += 1
             return
         dice, self.entry = tuple(self.entry), None
@@ -137,7 +167,7 @@ class Play(Scene):
             return
         if not isinstance(event, RollRead) or self.match is None or self.entry is not None:
             return
-        if self.match.is_over:
+        if self.match.is_over or self.match.choice is not None:
             return  # a read is accepted only when a throw is expected
         roll = event.roll
         self.cue("landing")  # the dice came to rest
@@ -153,11 +183,13 @@ class Play(Scene):
     def _after_throw(self) -> None:
         self.reroll = None
         self.undo_armed = 0.0
-        self.reveal = REVEAL_SECONDS
+        last = self.match.last
+        # A called main has no dice to show big, and is no total thrown.
+        self.reveal = 0.0 if last.is_choice else REVEAL_SECONDS
         self.ending = END_PAUSE_SECONDS if self.match.is_over else None
         self.cue("win" if self.match.is_over else "ruling")
-        last = self.match.last
-        self.kiosk.scenes["attract"].remember(int(last.seat), last.total)
+        if not last.is_choice:
+            self.kiosk.scenes["attract"].remember(int(last.seat), last.total)
         self.speak(self.tr.ruling(last.ruling.key, last.ruling.params))
         self.kiosk.show_turn()
 
@@ -183,23 +215,30 @@ class Play(Scene):
     def hints(self):
         tr = self.tr
         if self.entry is not None:
-            last = self.entry_index == 2
+            last = self.entry_index == len(self.entry) - 1
             return ("−", tr("Confirm") if last else tr("Next die"), "+")
+        choice = self.match.choice if self.match is not None else None
+        if choice is not None:
+            option = choice.options[self.option % len(choice.options)]
+            return ("−", tr("Call {main}").format(main=option), "+")
         undo = tr("Press again") if self.undo_armed > 0 else tr("Undo")
         throw = None
         if self.match is not None and not self.match.is_over:
-            if self.kiosk.tray is not None and self.kiosk.camera_ok:
+            simulated = self.kiosk.tray is not None and self.kiosk.camera_ok
+            if simulated and self.kiosk.dice == 3:
                 throw = tr("Throw")
-            elif not self.kiosk.camera_ok or self.kiosk.staff:
+            elif not self.kiosk.camera_ok or self.kiosk.staff or simulated:
                 throw = tr("Enter dice")
         thrown = self.match is not None and bool(self.match.entries) and self.kiosk.staff
-        return (undo if thrown else None, throw, tr("Correct") if thrown else None)
+        correctable = thrown and not self.match.last.is_choice
+        return (undo if thrown else None, throw, tr("Correct") if correctable else None)
 
     def view(self) -> tuple:
         m = self.match
         return (
             self.name,
             len(m.entries) if m else 0,
+            self.option,
             self.reroll,
             self.entry is not None,
             self.kiosk.camera_ok,
@@ -209,7 +248,8 @@ class Play(Scene):
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         if self.match is None:
             return
-        if self.reveal > 0 and self.entry is None and self.match.last is not None:
+        last = self.match.last
+        if self.reveal > 0 and self.entry is None and last is not None and not last.is_choice:
             self.draw_reveal(surface, layout)
             return
         self.draw_title(surface, layout)
@@ -217,6 +257,10 @@ class Play(Scene):
             box = layout.rect(12, 44, 776, 196)
             draw.panel(surface, box, layout, color=(12, 10, 8), radius=10)
             self.draw_entry(surface, layout, box)
+        elif self.match.choice is not None:
+            box = layout.rect(12, 44, 776, 196)
+            draw.panel(surface, box, layout, color=(12, 10, 8), radius=10)
+            self.draw_choice(surface, layout, self.match.choice)
         else:
             self.draw_last(surface, layout)
             self.draw_tray(surface, layout, layout.rect(404, 44, 384, 196))
@@ -240,8 +284,9 @@ class Play(Scene):
             "center",
             max_width=760,
         )
+        left = 40 + 70 * (3 - len(last.dice))  # two dice (Hazard) closer to the total
         for i, value in enumerate(last.dice):
-            draw.die(surface, layout.rect(40 + i * 140, 70, 120, 120), value)
+            draw.die(surface, layout.rect(left + i * 140, 70, 120, 120), value)
         draw.text(surface, layout, "=", (468, 84), 80, "sans-bold", theme.MUTED, "center")
         draw.styled(surface, layout, str(last.total), (640, 40), theme.REVEAL_TOTAL)
         ruling = tr.ruling(last.ruling.key, last.ruling.params)
@@ -286,7 +331,8 @@ class Play(Scene):
                 "right",
                 max_width=200,
             )
-        entries = match.entries[-HISTORY_CHIPS:-1] if match.entries else []
+        thrown = [entry for entry in match.entries if not entry.is_choice]
+        entries = thrown[-HISTORY_CHIPS:-1]
         for i, entry in enumerate(entries):  # the totals before the last one, oldest first
             box = layout.rect(290 + i * 38, 8, 34, 26)
             draw.panel(surface, box, layout, edge=theme.SEATS[int(entry.seat)], radius=6, width=2)
@@ -307,7 +353,10 @@ class Play(Scene):
         box = layout.rect(12, 44, 380, 196)
         draw.panel(surface, box, layout, radius=10)
         if self.reroll is not None:
-            reason = tr(REROLL_REASONS.get(self.reroll, REROLL_REASONS["unreadable"]))
+            reason = REROLL_REASONS.get(self.reroll, REROLL_REASONS["unreadable"])
+            if self.reroll == "wrong_count":
+                reason = WRONG_COUNT.get(self.dice_count, reason)
+            reason = tr(reason)
             draw.text(
                 surface,
                 layout,
@@ -354,9 +403,21 @@ class Play(Scene):
                 "center",
             )
             return
-        for i, value in enumerate(last.dice):
-            draw.die(surface, layout.rect(26 + i * 62, 60, 54, 54), value)
-        draw.styled(surface, layout, str(last.total), (300, 44), theme.TOTAL)
+        if last.is_choice:  # a called main: the number, no dice
+            draw.text(
+                surface,
+                layout,
+                tr("main {main}").format(main=last.dice[0]),
+                (26, 62),
+                34,
+                "sans-bold",
+                theme.GOLD,
+                max_width=250,
+            )
+        else:
+            for i, value in enumerate(last.dice):
+                draw.die(surface, layout.rect(26 + i * 62, 60, 54, 54), value)
+            draw.styled(surface, layout, str(last.total), (300, 44), theme.TOTAL)
         ruling = tr.ruling(last.ruling.key, last.ruling.params)
         draw.paragraph(
             surface,
@@ -451,12 +512,13 @@ class Play(Scene):
         elif not self.kiosk.camera_ok:
             title = tr("Camera lost: enter the dice with the buttons.")
         else:
-            title = tr("Enter the three dice")
+            title = tr(ENTER_DICE.get(len(self.entry or ()), "Enter the three dice"))
         draw.text(
             surface, layout, title, (400, 52), 26, "sans-bold", theme.GOLD, "center", max_width=740
         )
+        left = 60 + 65 * (3 - len(self.entry or ()))  # fewer dice stay centred on the same place
         for i, value in enumerate(self.entry or ()):
-            rect = layout.rect(60 + i * 130, 98, 100, 100)
+            rect = layout.rect(left + i * 130, 98, 100, 100)
             selected = i == self.entry_index
             draw.die(surface, rect, value, edge=theme.GOLD if selected else None)
             if selected:
@@ -473,6 +535,40 @@ class Play(Scene):
             surface,
             layout,
             tr("Hold the left button to cancel."),
+            (400, 208),
+            20,
+            "sans",
+            theme.MUTED,
+            "center",
+            max_width=740,
+        )
+
+    def draw_choice(self, surface, layout, choice) -> None:
+        """The options of the awaited choice (Hazard's main) in a row, the shown one framed."""
+        tr = self.tr
+        title = tr("{player}: call the main.").format(player=tr.player(int(choice.seat)))
+        draw.text(
+            surface, layout, title, (400, 52), 26, "sans-bold", theme.GOLD, "center", max_width=740
+        )
+        width = 720 / len(choice.options)
+        for i, option in enumerate(choice.options):
+            selected = i == self.option % len(choice.options)
+            rect = layout.rect(40 + i * width + 8, 96, width - 16, 100)
+            colour = draw.option(surface, layout, rect, selected, radius=12, width=3)
+            draw.text(
+                surface,
+                layout,
+                str(option),
+                (40 + i * width + width / 2, 112),
+                56,
+                "serif-bold",
+                colour,
+                "center",
+            )
+        draw.text(
+            surface,
+            layout,
+            tr("Left and right choose, the middle button calls."),
             (400, 208),
             20,
             "sans",
@@ -515,10 +611,12 @@ class Play(Scene):
         draw.text(surface, layout, below, (x + 40, 286), 20, "sans-bold", colour, max_width=200)
         chances = getattr(state, "chances", None)
         chance = chances[seat] if chances is not None else None
+        # In Hazard the other player's number is the caster's main, which wins for him.
+        setter = getattr(state, "main", None) is not None and seat != int(state.caster)
         draw.text(
             surface,
             layout,
-            tr("chance"),
+            tr("main") if setter else tr("chance"),
             (x + 290, 264),
             18,
             "sans",

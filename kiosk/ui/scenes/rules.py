@@ -33,6 +33,13 @@ MEDIO_RULES = N_(
     "The second reazar is your chance. The first chance to come up wins three stakes; "
     "each azar before it adds one."
 )
+HAZARD_RULES = N_(
+    "Hazard, English, with two dice: its name comes from azar.\n"
+    "The caster calls a main: 5, 6, 7, 8 or 9.\n"
+    "First throw: the main wins (so do 12 with 6 or 8, and 11 with 7). "
+    "2 and 3 lose, and 11 or 12 when they do not win.\n"
+    "Any other total is the caster's chance: he throws until the chance wins or the main loses."
+)
 HISTORY = N_(
     "Alfonso X of Castile had the Book of Games (chess, dice and tables) finished in "
     "Seville in 1283. [Libro de los juegos, colophon]\n"
@@ -50,8 +57,25 @@ SOURCES = N_(
     "Basulto Santos et al. (2006) computed the odds of Azar. Dante, Purgatorio VI, names "
     "the zara."
 )
-TEXTS = {"azar": AZAR_RULES, "medio_azar": MEDIO_RULES, "history": HISTORY, "sources": SOURCES}
-PAGES = ("azar", "medio_azar", "glossary", "history", "odds", "sources")
+HAZARD_SOURCES = N_(
+    "Hazard: R. Seymour, The Compleat Gamester (1739); Chambers's Encyclopaedia, "
+    "which gives the odds of a main of 6 or 8 as 7,295 to 6,961 for the setter."
+)
+TEXTS = {
+    "azar": AZAR_RULES,
+    "medio_azar": MEDIO_RULES,
+    "hazard": HAZARD_RULES,
+    "history": HISTORY,
+    "sources": SOURCES,
+}
+# The rules pages, titled by their game's standard reading.
+TITLES = {
+    "azar": "azar.title.card",
+    "medio_azar": "medio_azar.title.card",
+    "hazard": "hazard.title.called_main",
+}
+PAGES = ("azar", "medio_azar", "hazard", "glossary", "history", "odds", "sources")
+MAIN_ROW = N_("{game}, main of {main}")
 BOX = (120, 96, 560, 330)  # a text page: 560 units hold 55 characters at 24
 SIZES = {False: 24, True: 32}  # body size, normal and large text
 
@@ -108,8 +132,8 @@ class Rules(Scene):
     # -- pages -------------------------------------------------------------------------------
     def title(self) -> str:
         tr, page = self.tr, PAGES[self.page]
-        if page in ("azar", "medio_azar"):
-            return tr.ruling(f"{page}.title.card")
+        if page in TITLES:
+            return tr.ruling(TITLES[page])
         return {
             "glossary": tr("The words of the games"),
             "history": tr("History"),
@@ -121,6 +145,8 @@ class Rules(Scene):
         tr, page = self.tr, PAGES[self.page]
         if page == "glossary":
             return "\n".join(explain.gloss(tr, term) for term, _, _ in explain.GLOSSARY)
+        if page == "sources":
+            return tr(SOURCES) + "\n" + tr(HAZARD_SOURCES)
         return tr(TEXTS.get(page, ""))
 
     def parts(self, layout: Layout | None = None) -> list[str]:
@@ -212,14 +238,17 @@ class Rules(Scene):
                 theme.MUTED,
                 "center",
             )
-        for row, (key, wins, loses, throws) in enumerate(facts.odds_table()):
+        for row, (key, main, wins, loses, throws) in enumerate(facts.odds_table()):
+            title = tr.ruling(key)
+            if main is not None:
+                title = tr(MAIN_ROW).format(game=title, main=main)
             y = 144 + row * 54
             box = layout.rect(40, y, 720, 46)
             draw.panel(surface, box, layout, radius=8)
             draw.text(
                 surface,
                 layout,
-                tr.ruling(key),
+                title,
                 (56, y + 10),
                 22,
                 "serif-bold",

@@ -1,0 +1,19 @@
+"""Under mutation testing (mutmut names the mutant in MUTANT_UNDER_TEST), each test recomputes
+what the engine caches: figures cached before the mutant was switched on would hide it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from kiosk.rules import core, odds
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches_under_mutation() -> Iterator[None]:
+    if os.environ.get("MUTANT_UNDER_TEST"):
+        for cached in (odds._exact_odds, core.all_throws, core.total_probabilities):
+            cached.cache_clear()
+    yield
