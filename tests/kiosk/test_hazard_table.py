@@ -255,3 +255,12 @@ def test_in_the_demo_hazard_dice_are_entered_by_hand_by_a_visitor(tmp_path) -> N
     assert not kiosk.staff and kiosk.scene.hints()[1] == "Enter dice"
     press(kiosk, "ok")
     assert kiosk.scene.entry == [1, 1]
+
+
+def test_a_read_of_three_dice_in_hazard_is_a_rethrow_not_a_crash(kiosk) -> None:
+    start_hazard(kiosk)
+    press(kiosk, "ok")  # call 7
+    kiosk.events.put(roll(6, 4, 3))  # a reader still counting three
+    kiosk.frame(0.0)
+    assert [e.source for e in kiosk.match.entries] == ["choice"]
+    assert kiosk.scene.reroll == "wrong_count" and kiosk.running

@@ -171,8 +171,10 @@ class Play(Scene):
             return  # a read is accepted only when a throw is expected
         roll = event.roll
         self.cue("landing")  # the dice came to rest
-        if not roll.ok:
-            self.reroll = str(roll.reason)
+        if not roll.ok or len(roll.values) != self.dice_count:
+            # A read of another count than the game's (a reader not yet asked for Hazard's
+            # two dice) is a re-throw too, never a throw the rules would refuse.
+            self.reroll = str(roll.reason) if not roll.ok else "wrong_count"
             self.cue("again")
             return
         confidence = min((die.confidence for die in roll.dice), default=None)
