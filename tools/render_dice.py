@@ -29,6 +29,7 @@ import argparse
 import csv
 import math
 import pickle
+import sys
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,14 +37,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-PIPS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from hardware.sim.dice import PIPS  # noqa: E402  (the simulated tray's pip layouts)
+
 # BGR body colours, pips
 BODIES = {
     "ivory": (200, 232, 240),
