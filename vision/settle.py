@@ -232,21 +232,22 @@ def changed_pixels(
     patch or at least a line of its edge.
     """
     like = mask if like is None else like
-    plain = _changed(a, b, mask, level, like, None)
+    everywhere = np.full(mask.shape, 255, np.uint8)  # masked last: each is worked out once
+    before = _changed(a, b, everywhere, level, like, None)
+    plain = cv2.bitwise_and(before, mask)
     dx, dy = shift_between(a, b, shake)
     if np.hypot(dx, dy) < SHIFT_FLOOR or not cv2.countNonZero(plain):
         return plain
+    after = _changed(a, b, everywhere, level, like, (dx, dy))
     # taken when undoing it makes the picture's edge match better, where only the camera moves,
     # or when it explains the change over the whole picture at several places apart (dice and
     # the tray's walls do not all move alike): a die moving alone on a bare floor also gives a
     # shift, but neither of these
-    if _rim_error(a, b, (dx, dy)) >= RIM_BETTER * _rim_error(a, b, None):
-        everywhere = np.full(mask.shape, 255, np.uint8)
-        before = _changed(a, b, everywhere, level, like, None)
-        after = _changed(a, b, everywhere, level, like, (dx, dy))
-        if 10 * cv2.countNonZero(after) > cv2.countNonZero(before) or _places(before) < 2:
-            return plain
-    moved = _changed(a, b, mask, level, like, (dx, dy))
+    if _rim_error(a, b, (dx, dy)) >= RIM_BETTER * _rim_error(a, b, None) and (
+        10 * cv2.countNonZero(after) > cv2.countNonZero(before) or _places(before) < 2
+    ):
+        return plain
+    moved = cv2.bitwise_and(after, mask)
     return moved if cv2.countNonZero(moved) < cv2.countNonZero(plain) else plain
 
 
