@@ -129,7 +129,14 @@ def test_the_simulations_error_bars_are_the_sample_standard_error() -> None:
         (0.6 - 1.96 * estimate.stderr, 0.6 + 1.96 * estimate.stderr), abs=1e-4
     )
     assert Estimate.of([3.0, 3.0]).stderr == 0.0
+    assert Estimate.of([0.0, 1.0]).stderr == pytest.approx(0.5)  # s^2 = 1/2 over n = 2
     assert Estimate.of([5.0]) == Estimate(5.0, 0.0)  # one game: a mean, no spread
+
+
+def test_a_simulation_needs_two_games_to_estimate_an_error() -> None:
+    with pytest.raises(ValueError, match="at least 2 games"):
+        simulate(find_variant("azar"), games=1, seed=1)
+    assert simulate(find_variant("azar"), games=2, seed=1).games == 2
 
 
 @pytest.mark.parametrize(("variant", "choices"), ODDS_CASES, ids=ODDS_IDS)
