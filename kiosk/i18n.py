@@ -11,13 +11,14 @@ import gettext
 import logging
 from pathlib import Path
 
+from kiosk.languages import LANGUAGE_NAMES, LANGUAGES
+
+__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "N_", "Translator"]
+
 log = logging.getLogger(__name__)
 
 DOMAIN = "kiosk"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-LANGUAGES = ("fr", "es", "en")
-# Each language's name in itself: that is how a visitor recognises it.
-LANGUAGE_NAMES = {"fr": "Français", "es": "Español", "en": "English"}
 
 
 def N_(text: str) -> str:  # noqa: N802 - the gettext convention for "translate later"

@@ -12,7 +12,6 @@ from kiosk.ui.touch import Target
 
 CHOOSE_LANGUAGE = N_("Choose your language")
 TRANSLATORS = {lang: Translator(lang) for lang in LANGUAGES}
-FLAGS_TEXT = {"fr": "FR", "es": "ES", "en": "EN"}
 
 
 class Language(Scene):
@@ -102,7 +101,7 @@ class Language(Scene):
             draw.text(
                 surface,
                 layout,
-                FLAGS_TEXT[lang],
+                lang.upper(),
                 (x + 110, 180),
                 64,
                 "serif-bold",
