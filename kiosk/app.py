@@ -26,10 +26,10 @@ from kiosk import sdnotify
 from kiosk.events import CameraStatus, RollRead, Touched
 from kiosk.gamelog import GameLog
 from kiosk.i18n import Translator
+from kiosk.match import Match
 from kiosk.sound import Sounds
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
-from kiosk.ui.match import Match
 from kiosk.ui.scene import Scene
 from kiosk.ui.touch import BUTTON_KEYS, TouchPad
 

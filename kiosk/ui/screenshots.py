@@ -155,7 +155,7 @@ def shots(kiosk, lang: str):
         """Fill the log with games of random fair dice, so the statistics have data."""
         import random
 
-        from kiosk.ui.match import Match
+        from kiosk.match import Match
 
         rng = random.Random(7)
         for _ in range(120):

@@ -17,10 +17,10 @@ import pygame
 
 from kiosk.gamelog import event_rows, game_record
 from kiosk.i18n import N_
+from kiosk.stats import statistics, sum_distribution
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene, heading
-from kiosk.ui.stats import statistics, sum_distribution
 from kiosk.worker import ToolResult
 
 log = logging.getLogger(__name__)
