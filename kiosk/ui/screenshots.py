@@ -148,8 +148,9 @@ def shots(kiosk, lang: str):
         kiosk.scene.reroll = "cocked"
 
     def idle():
+        """Nobody has pressed for a while: the kiosk's own update puts the question up."""
         kiosk.last_activity = -(kiosk.config.kiosk.still_playing_seconds + 5)
-        kiosk.scenes["idle"].asking = True
+        kiosk.update(1 / 30)
 
     def random_games():
         """Fill the log with games of random fair dice, so the statistics have data."""

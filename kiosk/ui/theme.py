@@ -41,3 +41,4 @@ BODY = Style(26, "sans", TEXT)
 BODY_BOLD = Style(26, "sans-bold", TEXT)
 LABEL = Style(18, "sans", MUTED)
 TITLE = Style(26, "serif-bold", GOLD)
+HEADING = Style(44, "serif-bold", GOLD, "center")  # a question or a page title
