@@ -106,3 +106,70 @@ def test_rules_pages_wrap_at_55_characters_in_both_text_sizes(lang: str, large: 
     for page in pages:
         for line in draw.wrap("sans", px, page, rules.BOX[2]):
             assert len(line) <= MAX_LINE, line
+
+
+# -- every visitor screen, as drawn -----------------------------------------------------------
+STAFF_SCREENS = ("maintenance",)  # staff read these at arm's length
+SENTENCE_WORDS = 4  # a string of four words or more is read as text, not glanced at as a label
+
+
+def words(string: str) -> int:
+    """Words with a letter in them (no-break spaces hold "Player 1" together as one)."""
+    return sum(any(c.isalpha() for c in word) for word in string.split(" "))
+
+
+def drawn_texts(lang: str, monkeypatch) -> dict[str, list[tuple[str, str, int]]]:
+    """Every string each visitor screen draws at 800x480: (face, text, pixel size), the size
+    after any shrinking to fit. The button labels are left out: they are labels on keys."""
+    from kiosk.ui import screenshots
+
+    drawn: list[tuple[str, str, int]] = []
+    real_text, real_fit = draw.text, draw.paragraph_fit
+
+    def text(surface, layout, string, pos, size, name="sans", *args, **kwargs):
+        rect = real_text(surface, layout, string, pos, size, name, *args, **kwargs)
+        drawn.append((name, string, rect.height and _px(layout, size, string, name, kwargs)))
+        return rect
+
+    def _px(layout, size, string, name, kwargs):
+        px = layout.px(size)
+        width = kwargs.get("max_width")
+        return px if width is None else draw.fitting_size(name, px, string, layout.px(width))
+
+    def fit(name, px, string, *args, **kwargs):
+        got = real_fit(name, px, string, *args, **kwargs)
+        drawn.append((name, string, got[0]))
+        return got
+
+    monkeypatch.setattr(draw, "text", text)
+    monkeypatch.setattr(draw, "paragraph_fit", fit)
+    pictures = screenshots.TrayPictures()
+    screens = {}
+    kiosk = screenshots.make_kiosk((800, 480), lang, None)
+    for name, _ in screenshots.shots(kiosk, lang):
+        if name in STAFF_SCREENS:
+            continue
+        worker = screenshots.StillWorker(*pictures.picture((4, 2, 6)))
+        kiosk = screenshots.make_kiosk((800, 480), lang, worker)
+        dict(screenshots.shots(kiosk, lang))[name]()
+        drawn.clear()
+        kiosk.render()
+        buttons = set(kiosk.scene.hints())
+        screens[name] = [d for d in drawn if not any(b and b in d[1] for b in buttons)]
+    return screens
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_sentence_on_a_visitor_screen_has_a_5_mm_cap_height(lang: str, monkeypatch) -> None:
+    from kiosk.ui.scenes import facts
+
+    facts.wait(120)
+    screens = drawn_texts(lang, monkeypatch)
+    assert len(screens) >= 15
+    small = []
+    for screen, texts in screens.items():
+        assert texts, screen
+        for face, string, px in texts:
+            if words(string) >= SENTENCE_WORDS and cap_mm(face, px) < 5:
+                small.append(f"{screen}: {cap_mm(face, px):.1f} mm {string!r}")
+    assert not small, "\n".join(small)
