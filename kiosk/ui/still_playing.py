@@ -87,8 +87,9 @@ class StillPlaying:
             surface,
             layout,
             tr(ANSWER),
-            (x + 30, y + 178, w - 60, 84),
+            (x + 20, y + 172, w - 40, 92),
             theme.BODY.size,
             color=theme.MUTED,
             align="center",
+            spacing=1.1,
         )

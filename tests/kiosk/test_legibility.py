@@ -1,9 +1,9 @@
 """Legible from 2 m on the 7-inch panel (800x480 px over about 154 x 86 mm visible).
 
-The total and the result headline have a cap height of at least 10 mm, the table's body text
-an em of at least 5 mm, and no line of a paragraph holds more than 55 characters, in every
-language, for every phase the rules can reach. Sizes are measured on rendered glyphs, after the
-shrinking the drawing helpers do to make a long string fit.
+The total and the result headline have a cap height of at least 10 mm, every sentence on a
+visitor screen a cap height of at least 5 mm, and no line of a paragraph holds more than 55
+characters, in every language, for every phase the rules can reach. Sizes are measured on
+rendered glyphs, after the shrinking the drawing helpers do to make a long string fit.
 """
 
 from __future__ import annotations
@@ -74,24 +74,30 @@ def test_every_result_headline_keeps_10_mm_after_fitting(lang: str) -> None:
         assert cap_mm(theme.RESULT.face, px) >= 10, (headline, px)
 
 
-def fitted(string: str, box: tuple, size: float) -> tuple[int, list[str]]:
+def fitted(string: str, box: tuple, size: float, face: str = "sans") -> tuple[int, list[str]]:
     """The size and lines a play-screen paragraph gets in `box` (x, y, width, height)."""
-    px, lines, _ = draw.paragraph_fit(
-        "sans", round(size), string, box[2], box[3], play.LINE_SPACING
-    )
+    px, lines, _ = draw.paragraph_fit(face, round(size), string, box[2], box[3], play.LINE_SPACING)
     return px, lines
+
+
+def test_body_text_has_a_cap_height_of_5_mm() -> None:
+    assert cap_mm(theme.BODY.face, round(theme.BODY.size)) >= 5
+    assert cap_mm(theme.BODY_BOLD.face, round(theme.BODY_BOLD.size)) >= 5
+    assert cap_mm("sans", rules.SIZES[False]) >= 5 and rules.SIZES[True] > rules.SIZES[False]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_next_throw_and_the_ruling_stay_at_body_size_and_55_characters(lang: str) -> None:
     tr = Translator(lang)
-    body_mm = theme.BODY.size / PX_PER_MM
-    assert body_mm >= 5
-    sentences = {explain.next_throw(tr, state): play.NEXT_BOX for state in STATES}
-    sentences.update({tr.ruling(r.key, r.params): play.RULING_BOX for r in RULINGS})
+    rulings = {tr.ruling(r.key, r.params) for r in RULINGS}
+    sentences = [(explain.next_throw(tr, state), play.NEXT_BOX, "sans") for state in STATES]
+    sentences += [(ruling, play.RULING_BOX, "sans") for ruling in rulings]
+    sentences += [(ruling, play.REVEAL_RULING_BOX, "sans-bold") for ruling in rulings]
+    glosses = [explain.gloss(tr, term) for term, _, _ in explain.GLOSSARY]
+    sentences += [(gloss, play.REVEAL_GLOSS_BOX, "sans") for gloss in glosses]
     assert len(sentences) > 40
-    for sentence, box in sentences.items():
-        px, lines = fitted(sentence, box, theme.BODY.size)
+    for sentence, box, face in set(sentences):
+        px, lines = fitted(sentence, box, theme.BODY.size, face)
         assert px >= theme.BODY.size, (sentence, px)
         assert max(len(line) for line in lines) <= MAX_LINE, lines
 

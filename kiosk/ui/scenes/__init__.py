@@ -9,6 +9,5 @@ from kiosk.ui.scenes.result import Result
 from kiosk.ui.scenes.rules import Rules
 
 SCENES = {
-    scene.name: scene
-    for scene in (Attract, Language, Choose, Play, Result, Rules, Maintenance)
+    scene.name: scene for scene in (Attract, Language, Choose, Play, Result, Rules, Maintenance)
 }
