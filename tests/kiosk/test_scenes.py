@@ -452,3 +452,25 @@ def test_autoplay_counts_a_finished_game_once_however_many_presses_it_takes(kios
     assert kiosk.scene.name == "choose"
     assert kiosk.log.counts() == {"over": 1}
     assert autoplay.games == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "come to rest"), ("fr", "arrêtés"), ("es", "parado")]
+)
+def test_the_camera_view_says_what_the_tray_does_in_plain_words(kiosk, monkeypatch, lang, words):
+    """A visitor may glimpse the maintenance screen: no state names such as "settled"."""
+    from kiosk.ui import draw
+
+    drawn: list[str] = []
+    real = draw.text
+    monkeypatch.setattr(
+        draw,
+        "text",
+        lambda s, lay, string, *a, **k: drawn.append(string) or real(s, lay, string, *a, **k),
+    )
+    staff(kiosk)
+    kiosk.set_language(lang)
+    kiosk.scene.selected = 0  # the camera view
+    kiosk.render()
+    assert any(words in string for string in drawn), drawn
+    assert not any("settled" in string for string in drawn)
