@@ -179,3 +179,24 @@ def test_every_sentence_on_a_visitor_screen_has_a_5_mm_cap_height(lang: str, mon
             if words(string) >= SENTENCE_WORDS and cap_mm(face, px) < 5:
                 small.append(f"{screen}: {cap_mm(face, px):.1f} mm {string!r}")
     assert not small, "\n".join(small)
+
+
+def test_the_out_of_order_screen_speaks_every_language_at_5_mm(monkeypatch) -> None:
+    from kiosk.ui import errorscreen
+    from kiosk.ui.layout import Layout
+
+    drawn: list[tuple[str, str, int]] = []
+    real_fit = draw.paragraph_fit
+
+    def fit(name, px, string, *args, **kwargs):
+        got = real_fit(name, px, string, *args, **kwargs)
+        drawn.append((name, string, got[0]))
+        return got
+
+    monkeypatch.setattr(draw, "paragraph_fit", fit)
+    screen = pygame.Surface((800, 480))
+    errorscreen.draw_error(screen, Layout(800, 480), "kiosk.language: 'de' is not one of ...")
+    lines = {Translator(lang)(errorscreen.OUT_OF_ORDER) for lang in LANGUAGES}
+    shown = {string: cap_mm(face, px) for face, string, px in drawn}
+    assert lines <= shown.keys() and len(lines) == len(LANGUAGES)  # one line per language
+    assert all(shown[line] >= 5 for line in lines), shown

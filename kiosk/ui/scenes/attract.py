@@ -39,10 +39,10 @@ EXAMPLES = (
     ((6, 5, 6), "azar.azar_wins", {"total": 17, "seat": 0}),
     ((5, 1, 4), "azar.chance_for_opponent", {"total": 10, "seat": 1}),
 )
-TRAY = (38, 144, 342, 92)  # the how-to's little tray, design units
-HOW_TO = (24, 136, 370, 250)  # its panel
-INVITATION = (406, 136, 370, 250)  # the invitation's panel (or the fact's)
-CAPTION = (34, 240, 350, 146)  # under the tray: four lines at body size
+TRAY = (38, 144, 342, 88)  # the how-to's little tray, design units
+HOW_TO = (24, 136, 370, 254)  # its panel
+INVITATION = (406, 136, 370, 254)  # the invitation's panel (or the fact's)
+CAPTION = (34, 236, 350, 150)  # under the tray: four lines at body size
 LEGEND = theme.Style(38, "serif", theme.TEXT, "center")  # serif: 38 units for a 5 mm cap
 
 
@@ -127,9 +127,9 @@ class Attract(Scene):
         t = self.age % HOW_TO_SECONDS
         dice, key, params = EXAMPLES[cycle % len(EXAMPLES)]
         rng = random.Random(cycle * 31 + int(t / 0.12))
-        surface.set_clip(layout.rect(*HOW_TO))  # dice rolling in stay inside the panel
+        surface.set_clip(layout.rect(*TRAY))  # dice rolling in come into the tray from its edge
         for i, value in enumerate(dice):
-            rest_x, rest_y = x + 62 + i * 90, y + 38
+            rest_x, rest_y = x + 62 + i * 90, y + 34
             if t < TUMBLE:  # rolling in from the left, bouncing, faces changing
                 k = 1 - t / TUMBLE
                 px = rest_x - 180 * k * k
@@ -210,37 +210,26 @@ class Attract(Scene):
         )
 
     def draw_recent(self, surface: pygame.Surface, layout: Layout, tr: Translator) -> None:
-        if not self.recent:
-            draw.text(
-                surface,
-                layout,
-                tr("Press any button"),
-                (400, 386),
-                theme.BODY_BOLD.size,
-                "sans-bold",
-                theme.GOLD,
-                "center",
-                max_width=700,
-            )
+        if not self.recent:  # the Play label below already says how to start
             return
         draw.text(
             surface,
             layout,
             tr(RECENT_LABEL),
-            (24, 398),
+            (24, 401),
             theme.LABEL.size,
             "sans",
             theme.MUTED,
             max_width=200,
         )
         for i, (seat, total) in enumerate(self.recent):
-            box = layout.rect(236 + i * 45, 392, 40, 36)
+            box = layout.rect(236 + i * 45, 396, 40, 34)
             draw.panel(surface, box, layout, edge=theme.SEATS[seat], radius=8, width=2)
             draw.text(
                 surface,
                 layout,
                 str(total),
-                (256 + i * 45, 398),
+                (256 + i * 45, 401),
                 20,
                 "sans-bold",
                 theme.TEXT,

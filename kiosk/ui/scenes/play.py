@@ -34,7 +34,7 @@ ENTER_DICE = {2: N_("Enter the two dice")}
 REROLL_REASONS = {
     "wrong_count": N_("The table needs exactly three dice in the track."),
     "unreadable": N_("A die could not be read."),
-    "cocked": N_("A die is leaning, or touches the wall (it may lean)."),
+    "cocked": N_("A die leans, or touches the wall of the track."),
     "overlap": N_("Two dice lie on top of each other."),
     "cut": N_("A die is at the edge of the track."),
     "blur": N_("The picture is blurred."),
@@ -650,7 +650,7 @@ class Play(Scene):
             surface,
             layout,
             tr("main") if setter else tr("chance"),
-            (x + 300, y + 4),
+            (x + 290, y + 4),
             theme.LABEL.size,
             "sans",
             theme.MUTED,
