@@ -141,3 +141,22 @@ def test_the_config_and_the_command_line_offer_every_language(tmp_path: Path) ->
     run.add_parser(parser.add_subparsers())
     for lang in LANGUAGES:
         assert parser.parse_args(["run", "--lang", lang]).lang == lang
+
+
+def test_french_punctuation_never_starts_a_line() -> None:
+    """French puts a space before : ; ! ?; it must be a no-break one, or a narrow screen wraps
+    "9 est une chance / : Joueur 2 la prend"."""
+    from kiosk.ui import draw
+
+    tr = Translator("fr")
+    texts = [tr(s) for s in marked_strings()]
+    texts += [tr.ruling(key, {"total": 9, "seat": 1, "stakes": 3, "prize": 4}) for key in MESSAGES]
+    spaced = [t for t in texts if re.search(r" [:;!?]", t)]
+    assert not spaced, spaced[:5]
+    import pygame
+
+    pygame.font.init()
+    lines = draw.wrap(
+        "sans-bold", 36, tr.ruling("azar.chance_for_opponent", {"total": 9, "seat": 1}), 340
+    )
+    assert not any(line.startswith(":") for line in lines), lines
