@@ -34,8 +34,8 @@ ECHO = 0.6  # a weaker peak nearer than this (die sizes) to a stronger one is th
 PIP_OF = 2.5  # a peak this many times smaller than a candidate it lies on: a pip of that die,
 # or a die of the group that candidate's box takes in (geometry: pips are 0.12-0.25 of a face)
 MIN_HOST = 0.25  # candidates under this heat are not asked about what lies on them
-MAX_HOSTS = 4  # at most this many large candidates shown to the classifier (cost)
-LOOK_ON = 6  # ...each with at most this many of the candidates on it, the surest
+MAX_HOSTS = 8  # at most this many large candidates shown to the classifier (cost)
+LOOK_ON = 4  # ...each with at most this many of the candidates on it, the surest
 FACE = 0.5  # the classifier's probability of a face from which a large candidate is a die
 TOLERANCE = 1.25  # a level's answers are kept for sizes this much past its band
 
@@ -142,7 +142,7 @@ def _merge(found: list[Candidate], is_face) -> list[Candidate]:
 
     hosts = [b for b in found if b.p_die >= MIN_HOST and any(on(c, b) for c in found)]
     hosts = sorted(hosts, key=lambda c: -c.p_die)[:MAX_HOSTS]
-    # the surest few on each: two dice among them tell a group (cost: at most MAX_HOSTS x 7)
+    # the surest few on each: two dice among them tell a group (cost: at most MAX_HOSTS x 5)
     on_hosts = {
         id(b): sorted((c for c in found if on(c, b)), key=lambda c: -c.p_die)[:LOOK_ON]
         for b in hosts
