@@ -69,6 +69,12 @@ CREATE TABLE IF NOT EXISTS events (
     UNIQUE (game_id, seq)
 );
 CREATE INDEX IF NOT EXISTS events_game ON events (game_id, seq);
+CREATE TABLE IF NOT EXISTS rerolls (  -- "throw again": no throw, so not one of the game's events
+    id      INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    t       REAL NOT NULL,        -- unix time
+    reason  TEXT NOT NULL         -- vision.reading.RerollReason value, or "wrong_count"
+);
 """
 
 CHOICE = "choice"  # a player's decision (Hazard's main): its option is kept as the event's dice
@@ -450,6 +456,13 @@ class GameLog:
             ),
         )
 
+    def reroll(self, game_id: int, reason: str) -> None:
+        """A throw the reader sent back ("throw again"), for the curator's statistics."""
+        self._write(
+            "INSERT INTO rerolls (game_id, t, reason) VALUES (?, ?, ?)",
+            (game_id, self.clock(), str(reason)),
+        )
+
     def finish(self, game_id: int, winner: int | None, reason: str, stakes: int | None) -> None:
         self._write(
             "UPDATE games SET status='over', ended=?, winner=?, reason=?, stakes=? WHERE id=?",
@@ -561,6 +574,14 @@ class GameLog:
         for game in self.games():
             throws.extend(game.throws)
         return throws
+
+    def rerolls(self) -> list[tuple[int, float, str]]:
+        """Every "throw again" as (game id, unix time, reason); none in a log older than them."""
+        try:
+            rows = self._conn.execute("SELECT game_id, t, reason FROM rerolls ORDER BY id")
+        except sqlite3.OperationalError:  # an older log, read-only: it has no such table
+            return []
+        return [(int(g), float(t), str(reason)) for g, t, reason in rows.fetchall()]
 
     def counts(self) -> dict[str, int]:
         """Games by status, for the maintenance screen."""

@@ -84,6 +84,11 @@ def run(args: argparse.Namespace) -> int:
         show_error(f"The kiosk cannot start: {error}", args.size, args.windowed, args.max_seconds)
         return 1
 
+    from kiosk import health
+
+    health.record_start(kiosk.data_dir)  # the maintenance screen counts today's restarts
+    health.keep_errors(kiosk.data_dir)  # ...and shows the last errors, across restarts
+
     def stop(signum, frame) -> None:  # systemd's SIGTERM: finish the frame, close, exit 0
         kiosk.running = False
 
