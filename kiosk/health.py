@@ -94,7 +94,11 @@ def keep_errors(folder: Path) -> logging.Handler | None:
         return None
     handler.setLevel(logging.WARNING)
     handler.setFormatter(OneLine())
-    logging.getLogger().addHandler(handler)
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h.formatter, OneLine)]:
+        root.removeHandler(old)  # started again in one process (tests): one file at a time
+        old.close()
+    root.addHandler(handler)
     return handler
 
 
