@@ -156,12 +156,8 @@ def size(n: int) -> str:
     return f"{n} B"
 
 
-# The button and light test: each button lights its LED (the seat LEDs by the side buttons,
-# the "throw the dice" LED for ok).
-BUTTON_LIGHTS = {"left": "seat 1", "ok": "throw", "right": "seat 2"}
-
-
 def light_for(lights, button: str) -> None:
-    """Light the LED that belongs to `button` alone (the others off)."""
+    """Light the LED that belongs to `button` alone, the others off: the seat LEDs by the side
+    buttons, the "throw the dice" LED for ok."""
     lights.show_turn({"left": 0, "right": 1}.get(button))
     lights.waiting(button == "ok")

@@ -218,12 +218,12 @@ class Maintenance(Scene):
         tr = self.tr
         heading(surface, layout, tr("Maintenance"))
         for i, (_, label) in enumerate(TOOLS):
-            y = 76 + i * 38
+            y = 74 + i * 35
             chosen = i == self.selected
-            box = layout.rect(16, y, 250, 33)
+            box = layout.rect(16, y, 250, 31)
             colour = draw.option(surface, layout, box, chosen, radius=8, width=2.5)
             draw.text(
-                surface, layout, tr(label), (30, y + 7), 16, "sans-bold", colour, max_width=225
+                surface, layout, tr(label), (30, y + 6), 15, "sans-bold", colour, max_width=225
             )
         area = layout.rect(280, 76, 506, 292)
         draw.panel(surface, area, layout, color=(12, 10, 8), radius=10)

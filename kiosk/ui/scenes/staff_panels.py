@@ -6,12 +6,14 @@ from __future__ import annotations
 import pygame
 
 from kiosk.curator import Visits, minutes
-from kiosk.health import BUTTON_LIGHTS, Health, duration, size
-from kiosk.i18n import Translator
+from kiosk.health import Health, duration, size
+from kiosk.i18n import N_, Translator
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 
 PANEL = (300, 88, 470, 272)  # inside the maintenance screen's right-hand panel
+# The LED each button lights in the button and light test (kiosk.health.light_for).
+BUTTON_LIGHTS = {"left": N_("seat 1"), "ok": N_("throw"), "right": N_("seat 2")}
 
 
 def health_lines(tr: Translator, health: Health) -> list[str]:
@@ -116,7 +118,7 @@ def draw_light_test(
         draw.text(
             surface,
             layout,
-            tr("LED: {name}").format(name=BUTTON_LIGHTS[button]),
+            tr("LED: {name}").format(name=tr(BUTTON_LIGHTS[button])),
             (383 + i * 150, 304),
             12,
             "sans",
