@@ -122,9 +122,10 @@ def free_bytes(folder: Path) -> int | None:
         return None
 
 
-def gather(folder: Path, uptime_seconds: float, board: Board, version: str) -> Health:
-    """Every fact the maintenance screen shows, read now."""
+def gather(folder: Path, uptime_seconds: float, board: Board | None, version: str) -> Health:
+    """Every fact the maintenance screen shows, read now (`board` None: this machine's)."""
     folder = Path(folder)
+    board = board or Board()
     return Health(
         version=version,
         uptime_seconds=uptime_seconds,

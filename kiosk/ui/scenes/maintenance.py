@@ -64,7 +64,7 @@ class Maintenance(Scene):
         super().__init__(kiosk)
         self.last_export = float("-inf")  # kiosk clock time of the last export, across visits
         self.started = time.monotonic()  # the scenes are built as the kiosk starts: its uptime
-        self.board = health.Board()  # CPU temperature and throttling (tests hand in a fake)
+        self.board = None  # CPU temperature and throttling: None, the Pi's own (tests: a fake)
 
     def enter(self, **options) -> None:
         super().enter(**options)
