@@ -332,16 +332,19 @@ class GameLog:
             self._writer.start()
 
     def _write_loop(self) -> None:
+        checked = time.monotonic()
         while True:
             with self._queued:
                 if not self._stopping and (self._failing or not self._pending):
                     self._queued.wait(RETRY_SECONDS)  # a new write, or time to try again
                 stopping = self._stopping
             with self._lock:
-                if self._pending and not self._failing:
+                due = time.monotonic() - checked >= RETRY_SECONDS
+                if self._pending and not self._failing and not due:
                     failing = not self._flush()
-                else:
-                    self._retry_now()  # the file checks, and the writes that failed
+                else:  # the file checks, then the writes (those that failed, too)
+                    checked = time.monotonic()
+                    self._retry_now()
                     failing = bool(self._pending)
             with self._queued:
                 self._failing = failing

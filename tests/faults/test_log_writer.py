@@ -108,3 +108,18 @@ def test_closing_writes_what_is_still_queued(kiosk, tmp_path) -> None:
     kiosk.log.close()  # as `shutdown` does when systemd stops the kiosk
     assert [row[1:] for row in on_disk(tmp_path)] == [(0, "throw", "2,3,4")]
     kiosk.log.close = lambda: None  # closed once already (the fixture closes it again)
+
+
+def test_the_writer_thread_notices_a_removed_log_by_itself(kiosk, tmp_path) -> None:
+    """The file checks run on the writer thread too: nobody calls `retry()` any more."""
+    kiosk.new_match(find_variant("azar"))
+    read(kiosk, 2, 3, 4)
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / f"{DB_NAME}{suffix}").unlink(missing_ok=True)
+    deadline = time.monotonic() + 5
+    while not (tmp_path / DB_NAME).exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    read(kiosk, 5, 5, 1)
+    assert landed(kiosk.log)
+    assert [row[1:] for row in on_disk(tmp_path)] == [(0, "throw", "2,3,4"), (1, "throw", "5,5,1")]
+    assert any("was removed; written again" in text for text in kiosk.log.incidents)
