@@ -19,6 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.faces import LAYOUTS, FaceFit, fit_face
+from vision.layout import laid_out
 from vision.params import PARAMS, PipParams
 from vision.pips import Face, Spots, find_face, find_spots
 from vision.reading import RerollReason
@@ -138,14 +139,22 @@ def box_outline(centre: tuple[float, float], side: float) -> np.ndarray:
 def _reframed(
     frame: np.ndarray, candidate: Candidate, face: Face, spots: Spots, p: PipParams
 ) -> tuple[Face, Spots, FaceFit | None]:
-    """The pips sought again on a face of the size the die's box implies, turned as the face
-    found, centred where it was found and where the finder marked the die: the face found by
-    its colour takes in a side of the die's own colour, or a touching die, and runs large (pip
-    spacing too small, a side's pips among the top's). Each framing must pass every check of
-    fit_pips; the first that does is taken, else the first framing stands."""
+    """The pips sought again on a face of the size the die's box implies: the face found by its
+    colour takes in a side of the die's own colour, or a touching die, and runs large or off
+    centre (pip spacing too small, a side's pips among the top's). The face is centred where it
+    was found, where the finder marked the die, and where the pips seen in the whole box lay
+    out a face (laid_out: centre and turn from the pips themselves); turned as the face found,
+    or as the pips. Each framing must pass every check of fit_pips; the first that does is
+    taken, else the first framing stands."""
+    framings = [(face.centre, face.angle), (candidate.centre, face.angle)]
+    layout = laid_out(frame, candidate, p)
+    if layout is not None:
+        framings.append(layout)
     for ratio in p.face_of_box:
-        for centre in (face.centre, candidate.centre):
-            again = replace(face, centre=centre, side=candidate.size / ratio, share=1 / ratio)
+        for centre, angle in framings:
+            again = replace(
+                face, centre=centre, angle=angle, side=candidate.size / ratio, share=1 / ratio
+            )
             found = find_spots(frame, again, p)
             fit, _ = fit_pips(found, p)
             if fit is not None:

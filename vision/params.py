@@ -53,6 +53,11 @@ class PipParams:
     # top face's side: where the face found by colour fails, the pips are sought on faces of
     # the box's size over these, in turn (geometry: a box takes in the sides perspective shows,
     # 0.1 to 0.45 of the face)
+    laid_out_spots: int = 9  # where the colour face fails, a face is sought among at most this
+    # many spots in the die's box, nearest its middle (cost: C(9, k) layouts tried, k = 2..6)
+    laid_out_tophat: float = 0.3  # ...spots are what stands out at up to this size (box sides:
+    # a top face's pips are 0.1-0.2 of the box, geometry)
+    laid_out_pip: tuple[float, float] = (0.05, 0.26)  # ...of this diameter (box sides)
     patch: int = 64  # body patch side, px (resampled: every threshold below is in die units)
     patch_span: float = 1.3  # the body patch covers this many die sides
     face_px: int = 44  # face patch: px per face side
@@ -124,6 +129,24 @@ class PhotoParams:
 
 
 @dataclass(frozen=True, slots=True)
+class StrayParams:
+    """Single photos: pips no die found accounts for (strays.py)."""
+
+    kernel: float = 0.45  # spots are what stands out at up to this size (face sides: pips are
+    # 0.12-0.25, geometry)
+    pip: float = 0.18  # a pip's diameter (face sides, geometry: commercial dice 0.12-0.25)
+    size_ratio: float = 1.8  # ...give or take this factor
+    share: float = 0.6  # a spot stands out at least this share of the read pips' median
+    min_response: float = 30.0  # ...and at least this many grey levels (camera noise, grain)
+    clear: float = 0.9  # spots within this many die sizes of a candidate are its (its sides)
+    group: float = 0.75  # stray spots closer than this (face sides) are pips of one face
+    # (geometry: a 6's farthest pips are 0.7 apart)
+    face: float = 0.5  # ...and a group is a missed die when the classifier sees a face there
+    # this probably (calibrated)
+    most: int = 12  # at most this many groups are shown to the classifier (cost)
+
+
+@dataclass(frozen=True, slots=True)
 class Params:
     """The reader's one parameter set."""
 
@@ -133,6 +156,7 @@ class Params:
     classify: ClassifyParams = field(default_factory=ClassifyParams)
     judge: JudgeParams = field(default_factory=JudgeParams)
     photo: PhotoParams = field(default_factory=PhotoParams)
+    strays: StrayParams = field(default_factory=StrayParams)
 
 
 PARAMS = Params()

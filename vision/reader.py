@@ -30,6 +30,7 @@ from vision.image import frame_problem
 from vision.judge import judge_dice, judge_roll
 from vision.params import PARAMS, Params
 from vision.reading import RerollReason, Roll
+from vision.strays import missed_dice
 from vision.types import DieVerdict
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,24 @@ def inspect(
     verdicts = judge_dice(candidates, pips, guesses, params)
     if photo.is_photo(calibration):
         verdicts = photo.one_die_twice(verdicts, params)
+        missed = _missed_die(frame, verdicts, params)
+        if missed is not None:
+            roll = judge_roll(verdicts, [], expect, params)
+            why = f"pips of a die not found at ({missed[0]:.0f}, {missed[1]:.0f})"
+            return Roll(roll.dice, RerollReason.WRONG_COUNT, why), verdicts
     return judge_roll(verdicts, unexplained, expect, params), verdicts
+
+
+def _missed_die(
+    frame: np.ndarray, verdicts: list[DieVerdict], params: Params
+) -> tuple[float, float] | None:
+    """Where stray pips (strays.py) show what the face classifier takes for a die face, in a
+    single photo: a die the finder missed. None when there is none."""
+    boxes = missed_dice(frame, verdicts, params)
+    for (x, y, _), guess in zip(boxes, guess_faces(frame, boxes), strict=True):
+        if guess.p_face >= params.strays.face:
+            return x, y
+    return None
 
 
 @lru_cache(maxsize=8)

@@ -1,0 +1,78 @@
+"""The face the pips lay out (layout.py) and pips no die accounts for (strays.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.synth import RED_ON_LIGHT, DrawnDie, scene
+from vision.face import read_pips
+from vision.layout import box_spots, laid_out
+from vision.params import PARAMS
+from vision.reader import inspect, read_roll
+from vision.strays import missed_dice
+from vision.types import Candidate
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-photos"
+needs_photos = pytest.mark.skipif(not DATA.is_dir(), reason=f"real photos not found at {DATA}")
+
+
+@pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("angle", [0.0, 27.0, 45.0])
+def test_pips_lay_out_the_face_off_the_box_centre(value, angle):
+    """A die off its box's centre (the box takes in a side): the face is centred on its pips."""
+    frame = scene([DrawnDie(value, (300.0, 240.0), 48.0, angle)], RED_ON_LIGHT)
+    candidate = Candidate(centre=(291.0, 247.0), size=64.0, p_die=0.9)
+    found = laid_out(frame, candidate, PARAMS.pips)
+    assert found is not None
+    (x, y), turn = found
+    assert np.hypot(x - 300.0, y - 240.0) < 3.0
+    assert min((turn - angle) % 90, (angle - turn) % 90) < 6.0
+
+
+def test_no_face_is_laid_out_on_plain_table():
+    frame = scene([], RED_ON_LIGHT)
+    assert laid_out(frame, Candidate((300.0, 240.0), 60.0, 0.5), PARAMS.pips) is None
+    assert len(box_spots(frame, Candidate((300.0, 240.0), 60.0, 0.5), PARAMS.pips)[0]) == 0
+
+
+@needs_photos
+def test_a_die_whose_sides_take_the_top_colour_is_read_from_its_pips():
+    """A red 4 turned 45 degrees with its red sides in view (a development photo): the face
+    found by colour runs into the sides; the pips' layout frames it and it reads 4."""
+    path = DATA / "byler-d6-topdown/images/train/IMG_20191208_111228.jpg"
+    frame = cv2.imread(str(path))
+    candidate = Candidate(centre=(509.7, 338.7), size=50.8, p_die=0.82)
+    reading = read_pips(frame, candidate, PARAMS.pips)
+    assert reading.value == 4, reading.detail
+    no_layout = replace(PARAMS.pips, laid_out_spots=0)
+    assert read_pips(frame, candidate, no_layout).value is None  # the colour face alone fails
+
+
+@needs_photos
+def test_a_die_the_finder_missed_is_seen_by_its_pips():
+    """Leave one read die out of the verdicts, as if the finder had missed it: its pips are
+    strays that the classifier takes for a face, and the box given lies on that die."""
+    path = DATA / "skovy-two-dice/images/train/WIN_20221210_14_49_12_Pro.jpg"
+    frame = cv2.imread(str(path))
+    roll, verdicts = inspect(frame, expect=None)
+    assert roll.ok and len(roll.dice) == 2
+    dropped = next(v for v in verdicts if v.die is not None)
+    rest = [v for v in verdicts if v is not dropped]
+    boxes = missed_dice(frame, rest, PARAMS)
+    (x, y), side = dropped.die.center, dropped.die.size
+    assert any(np.hypot(bx - x, by - y) < 0.5 * side for bx, by, _ in boxes)
+
+
+@needs_photos
+def test_a_shoe_and_wood_grain_are_no_missed_die():
+    """The photo's stray spots (a patterned shoe, knots) are not taken for a face: read ok."""
+    path = DATA / "skovy-two-dice/images/train/WIN_20221210_14_49_12_Pro.jpg"
+    frame = cv2.imread(str(path))
+    _, verdicts = inspect(frame, expect=None)
+    assert missed_dice(frame, verdicts, PARAMS)  # there are stray spots...
+    assert read_roll(frame, expect=None).ok  # ...and none is a die's face

@@ -1,0 +1,99 @@
+"""Pips no die found accounts for: a second source of candidates for single photos.
+
+On the kiosk's tray the empty-tray difference sees every die the finder misses. A single photo
+has no empty tray, so a die the finder misses would silently drop out of an `expect=None` read.
+The pips of the dice read say what a pip looks like in this photo: its size and how strongly
+it stands out (dark on light dice, or light on dark). A spot like them anywhere else, away from
+every candidate, is a pip of a die nobody found, and the read is refused.
+
+Spots are grouped as pips of one face (closer than `StrayParams.group` face sides), and each
+group's centre, the face's centre for a face seen whole, is where a missed die would be:
+`missed_dice` gives those groups as boxes for the face classifier, which tells a die's face
+from a shoe's pattern or a knot in the wood.
+
+Contract: `stray_pips(frame, verdicts, p) -> list[(x, y)]` in frame pixels; `missed_dice(...)
+-> list[(x, y, side)]`; pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.params import PARAMS, Params
+from vision.types import DieVerdict
+
+FACE_PX = 24.0  # the frame is scanned scaled so the dice read have faces this wide
+
+
+def stray_pips(
+    frame: np.ndarray, verdicts: Sequence[DieVerdict], p: Params = PARAMS
+) -> list[tuple[float, float]]:
+    """Where pips like those of the dice read lie, outside every die and candidate, in scan
+    order."""
+    read = [v for v in verdicts if v.die is not None and v.pips is not None and v.pips.pips]
+    if not read:
+        return []
+    face = float(np.median([v.die.size for v in read]))
+    scale = min(1.0, FACE_PX / max(face, 1.0))
+    grey = cv2.cvtColor(
+        cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA),
+        cv2.COLOR_BGR2GRAY,
+    )
+    k = max(3, round(p.strays.kernel * face * scale) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    points = [(x * scale, y * scale) for v in read for x, y in v.pips.pips]
+    rows, cols = grey.shape
+    at = [(min(max(int(y), 0), rows - 1), min(max(int(x), 0), cols - 1)) for x, y in points]
+    pip = p.strays.pip * face * scale
+    taken = [
+        (v.candidate.centre, p.strays.clear * max(v.candidate.size, v.die.size if v.die else 0.0))
+        for v in verdicts
+        if v.counts or v.die is not None or v.detail == "part of a die read"
+    ]
+    strays = []
+    # each polarity apart (dark pips on light dice, light on dark): a missed die may have the
+    # other's, and the light face between dark pips must not join them
+    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+        response = cv2.morphologyEx(grey, op, kernel)
+        strength = max(float(np.median([response[r, c] for r, c in at])), 0.0)
+        level = max(p.strays.min_response, p.strays.share * strength)
+        spots = (response >= level).astype(np.uint8)
+        count, _, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
+        for i in range(1, count):
+            _, _, w, h, n = stats[i]
+            diameter = 2 * np.sqrt(n / np.pi)
+            if not pip / p.strays.size_ratio <= diameter <= pip * p.strays.size_ratio:
+                continue
+            if n < 0.5 * np.pi * (max(w, h) / 2) ** 2 or max(w, h) > 1.8 * min(w, h):
+                continue  # not round: grain, an edge, a letter
+            x, y = centroids[i] / scale
+            if all(np.hypot(x - cx, y - cy) > reach for (cx, cy), reach in taken):
+                strays.append((float(x), float(y)))
+    return strays
+
+
+def missed_dice(
+    frame: np.ndarray, verdicts: Sequence[DieVerdict], p: Params = PARAMS
+) -> list[tuple[float, float, float]]:
+    """Boxes (centre x, centre y, die side) where groups of stray pips may be a missed die."""
+    strays = stray_pips(frame, verdicts, p)
+    read = [v for v in verdicts if v.die is not None]
+    if not strays or not read:
+        return []
+    face = float(np.median([v.die.size for v in read]))
+    side = float(np.median([v.candidate.size for v in read]))
+    groups: list[list[tuple[float, float]]] = []
+    for point in strays:
+        near = [
+            g
+            for g in groups
+            if any(np.hypot(point[0] - x, point[1] - y) < p.strays.group * face for x, y in g)
+        ]
+        merged = [point] + [q for g in near for q in g]
+        groups = [g for g in groups if all(g is not n for n in near)] + [merged]
+    groups.sort(key=len, reverse=True)  # the likeliest faces first: most pips
+    centres = [tuple(np.mean(g, axis=0)) for g in groups]
+    return [(float(x), float(y), side) for x, y in centres[: p.strays.most]]
