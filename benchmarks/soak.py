@@ -94,8 +94,8 @@ class FrameTimes:
 
 def replayed_ok(log) -> tuple[int, int]:
     """Finished games whose logged throws replay to the logged outcome, of all finished games."""
+    from kiosk.match import replay
     from kiosk.rules.variants import find_variant
-    from kiosk.ui.match import replay
 
     good = total = 0
     for game in log.games():

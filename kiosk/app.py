@@ -27,11 +27,12 @@ from kiosk.clock import ScaledClock
 from kiosk.events import CameraStatus, RollRead, Touched
 from kiosk.gamelog import GameLog
 from kiosk.i18n import Translator
+from kiosk.match import Match
 from kiosk.sound import Sounds
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
-from kiosk.ui.match import Match
 from kiosk.ui.scene import Scene
+from kiosk.ui.still_playing import StillPlaying
 from kiosk.ui.touch import BUTTON_KEYS, TouchPad
 
 log = logging.getLogger(__name__)
@@ -124,6 +125,7 @@ class Kiosk:
         if worker is not None and hasattr(worker, "preview_width"):
             worker.preview_width = self.layout.px(334)  # 16:9 in the play screen's tray panel
         self.scenes: dict[str, Scene] = {name: cls(self) for name, cls in SCENES.items()}
+        self.still_playing = StillPlaying(self)  # the overlay over any scene, not a scene
         self.scene: Scene = self.scenes["attract"]
         self.previous = "attract"
         self.scene.enter()
@@ -321,7 +323,8 @@ class Kiosk:
             elif self.demo and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
                 self.running = False  # only the demo: a kiosk has no way out for visitors
             elif event.type in POINTER_EVENTS:  # a tap counts on what it lands on
-                for touched in self.touch.handle(event, self.scene.targets(), self.layout, now):
+                targets = self.still_playing.targets() or self.scene.targets()
+                for touched in self.touch.handle(event, targets, self.layout, now):
                     self.events.put(touched)
             elif self.keys is not None:
                 for button_event in self.keys.handle(event, now):
@@ -352,8 +355,8 @@ class Kiosk:
             if getattr(event, "button", None) == "staff":
                 self._staff_switch(event.kind)
                 return
-            if self.scenes["idle"].asking:
-                self.scenes["idle"].asking = False
+            if self.still_playing.asking:
+                self.still_playing.asking = False
                 return  # the press only answers "still playing?"
             button = event.key if isinstance(event, Touched) else event.button
             if not isinstance(event, Touched) and self._staff_code(event):
@@ -395,7 +398,7 @@ class Kiosk:
         idle = self.clock() - self._staff_pressed > self.config.staff.idle_seconds
         if self.staff and idle and not self.staff_key:
             self.leave_staff("no press for a while")
-        self.scenes["idle"].watch(dt)
+        self.still_playing.watch()
         self.scene.update(dt)
         self._log_retry -= dt
         if self._log_retry <= 0:
@@ -404,7 +407,7 @@ class Kiosk:
 
     def render(self) -> None:
         self.scene.render(self.screen, self.layout)
-        self.scenes["idle"].render_over(self.screen, self.layout)
+        self.still_playing.render_over(self.screen, self.layout)
         self.draw_notices()
 
     def draw_notices(self) -> None:
@@ -437,7 +440,7 @@ class Kiosk:
         """Save the screen when it shows something new (`--screenshots DIR`)."""
         if self.screenshots is None:
             return
-        view = (self.tr.language, *self.scene.view(), self.scenes["idle"].asking)
+        view = (self.tr.language, *self.scene.view(), self.still_playing.asking)
         if view == self._last_view:
             return
         self._last_view = view

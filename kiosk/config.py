@@ -19,9 +19,10 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from kiosk.languages import LANGUAGES
+
 # BCM GPIO numbers on the 40-pin header. GPIO 0 and 1 are kept for the HAT ID EEPROM.
 HEADER_GPIOS = frozenset(range(2, 28))
-LANGUAGES = ("en", "fr", "es")
 CAMERA_KINDS = ("pi", "usb", "replay", "simulated")
 SURFACES = ("felt", "wood")
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import gettext
 import logging
+import re
 from pathlib import Path
+
+from kiosk.languages import LANGUAGE_NAMES, LANGUAGES
+
+__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "N_", "Translator"]
 
 log = logging.getLogger(__name__)
 
 DOMAIN = "kiosk"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-LANGUAGES = ("fr", "es", "en")
-# Each language's name in itself: that is how a visitor recognises it.
-LANGUAGE_NAMES = {"fr": "Français", "es": "Español", "en": "English"}
 
 
 def N_(text: str) -> str:  # noqa: N802 - the gettext convention for "translate later"
@@ -26,6 +28,14 @@ def N_(text: str) -> str:  # noqa: N802 - the gettext convention for "translate 
 
 
 PLAYER = N_("Player {n}")
+# French sets a space before : ; ! ? and inside « »; a no-break one, so that a line never starts
+# with the punctuation mark.
+_FRENCH_SPACES = re.compile(r" (?=[:;!?»])|(?<=«) ")
+
+
+def typeset(text: str, language: str) -> str:
+    """The language's spacing rules applied to `text` (French only, so far)."""
+    return _FRENCH_SPACES.sub("\u00a0", text) if language == "fr" else text
 
 
 class Translator:
@@ -39,10 +49,10 @@ class Translator:
         self._catalog = gettext.translation(DOMAIN, LOCALE_DIR, languages=[language], fallback=True)
 
     def __call__(self, text: str) -> str:
-        return self._catalog.gettext(text)
+        return typeset(self._catalog.gettext(text), self.language)
 
     def plural(self, singular: str, plural: str, n: int) -> str:
-        return self._catalog.ngettext(singular, plural, n)
+        return typeset(self._catalog.ngettext(singular, plural, n), self.language)
 
     def decimal(self, value: float, digits: int = 1) -> str:
         """A number as written in this language: 51.9 in English, 51,9 in French and Spanish."""
@@ -68,7 +78,7 @@ class Translator:
         words = self.format_params(params or {})
         for text in (self._catalog.pgettext(key, template), template):
             try:
-                return text.format(**words)
+                return typeset(text.format(**words), self.language)
             except (KeyError, IndexError, ValueError) as error:
                 log.warning("ruling %r cannot be formatted with %r: %s", key, params, error)
         return ""  # never a sentence with holes in it

@@ -29,7 +29,8 @@ log = logging.getLogger(__name__)
 
 RATE = 22_050  # samples a second: plenty for cues under 4 kHz
 ARPEGGIO = (523.3, 659.3, 784.0, 1046.5)  # C5 E5 G5 C6, the win
-VOICES = {"fr": "fr", "es": "es", "en": "en-gb"}  # espeak-ng voice names
+# espeak-ng voices are named by language code; only English needs a choice of accent.
+VOICES = {"en": "en-gb"}
 
 
 def _note(freq: float, seconds: float, decay: float, partials=((1, 1.0), (2, 0.25), (3, 0.08))):
@@ -173,7 +174,7 @@ class Sounds:
         if self._speaker is not None and self._speaker.poll() is None:
             self._speaker.terminate()  # a new ruling replaces one still being spoken
         amplitude = str(round(200 * self.volume))
-        command = [self._espeak, "-v", VOICES.get(language, "en-gb"), "-a", amplitude, sentence]
+        command = [self._espeak, "-v", VOICES.get(language, language), "-a", amplitude, sentence]
         try:
             self._speaker = subprocess.Popen(
                 command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL

@@ -1,14 +1,16 @@
-"""The die finder: a small convolutional net that points at dice a classical outline misses.
+"""The die finder: a small convolutional net that marks where dice lie and how large they are.
 
-Die bodies found by colour (bodies.py) fail where dice crowd, touch or match the tray; the net,
-trained on labelled photos and simulated trays (tools/train_dice_net.py), marks where top faces
-are centred, which face each shows and how large the die is. It runs with OpenCV's DNN module
-(no other runtime). Its answers are candidates: the reader still decides what is announced.
+Die bodies found by colour fail where dice crowd, touch or match the tray; the net, trained on
+labelled photos and rendered dice (tools/train_dice_net.py), marks where top faces are centred
+and how large the die is, at two levels of a pyramid when the die size is not known. It runs
+with OpenCV's DNN module (no other runtime). Its answers are candidates: the reader still
+decides what is announced.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -25,35 +27,27 @@ LEVEL_STEP = BAND[1] / BAND[0]  # each coarser level is this much smaller: the b
 DIE_SIDE = 28.0  # with a known die size, the frame is scaled so a die is this wide (in BAND)
 MAX_CANDIDATES = 24  # at most this many answers a frame, whatever it shows
 _LOCK = threading.Lock()  # one cv2.dnn.Net is shared; it is not safe to run from two threads
+# the face classifier's (probability of a face, likeliest value or None) for each box
+FaceTest = Callable[[np.ndarray, list[tuple[float, float, float]]], list[tuple[float, int | None]]]
 MIN_HEAT = 0.2  # weaker peaks are not candidates at all
 ECHO = 0.6  # a weaker peak nearer than this (die sizes) to a stronger one is the same die
-PIP_OF = 2.5  # a peak this many times smaller than a sure die it lies on is one of its pips
-SURE_FOR_PIPS = 0.3  # how sure that larger die must be
-CLUSTER_SURE = 0.6  # dice of a cluster are this sure (pips of one die seldom are)
-PIP_ALWAYS = 4.0  # a peak this many times smaller than a sure die on it is a pip, however sure
+PIP_OF = 2.5  # a peak this many times smaller than a candidate it lies on: a pip of that die,
+# or a die of the group that candidate's box takes in (geometry: pips are 0.12-0.25 of a face)
+MIN_HOST = 0.25  # candidates under this heat are not asked about what lies on them
+MAX_HOSTS = 4  # at most this many large candidates shown to the classifier (cost)
+LOOK_ON = 6  # ...each with at most this many of the candidates on it, the surest
+FACE = 0.5  # the classifier's probability of a face from which a large candidate is a die
 TOLERANCE = 1.25  # a level's answers are kept for sizes this much past its band
 
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """A die the net points at: its centre and size (side of a square of the die's area) in
-    frame pixels, and how sure the net is that a die is there. `value` and `p_value` are the
-    face read there and its probability, once the face classifier has looked (0 and 0.0 before,
-    and 0 when it sees no die face); `p_value` is 0 unless all its views agree, `p_mean` is the
-    probability whether they agree or not. `pips` is the face the pip reader reads in a square
-    of a die's top face there, when the classifier's likeliest face is not sure, or, in a single
-    photo, when the die lies at the picture's edge with all its pip places in view (0: none
-    read; see second_look.read_pips and read_at_edge). `wide`: the face was seen in a crop at
-    the dice's size, the finder's mark being much smaller (see second_look.reframe)."""
+    frame pixels, and how sure the net is that a die is there."""
 
     centre: tuple[float, float]
     size: float
     p_die: float
-    value: int = 0
-    p_value: float = 0.0
-    p_mean: float = 0.0
-    pips: int = 0
-    wide: bool = False
 
 
 def _net() -> cv2.dnn.Net:
@@ -91,64 +85,86 @@ def maps(frame: np.ndarray, scale: float) -> np.ndarray:
         return net.forward()[0].copy()
 
 
-def find_dice(frame: np.ndarray, die: float | None = None) -> list[Candidate]:
+def find_dice(
+    frame: np.ndarray, die: float | None = None, is_face: FaceTest | None = None
+) -> list[Candidate]:
     """Every die the net points at, surest first, one per die, at most MAX_CANDIDATES.
 
     frame: BGR uint8 (h, w, 3). die: the expected die size in frame pixels (a calibration's):
     the frame is read once, scaled so dice are DIE_SIDE wide. Without it the frame is read at
-    two levels (`levels`), each trusted only for the die sizes of its band; a small die found
-    on a sure larger one is its pip and is dropped. Cost: the net on at most about 1.1 times
-    LONG_SIDE squared pixels, whatever the frame shows.
+    two levels (`levels`), each trusted only for the die sizes of its band. A large candidate
+    with smaller ones on it is either a die and its pips or a group of dice: `is_face` (the
+    face classifier's probability of a die's face in each box; by default vision.classify's)
+    tells which (see _merge). Cost: the net on at most about 1.1 times LONG_SIDE squared
+    pixels, whatever the frame shows, and the classifier on the few large candidates.
     """
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError(f"a frame must be BGR uint8 (h, w, 3), not {frame.dtype} {frame.shape}")
     scales = levels(frame.shape, die)
     found: list[Candidate] = []
-    inside: set[int] = set()  # ids of the finest level's sure candidates well inside its band
     for k, scale in enumerate(scales):
         lo = BAND[0] / TOLERANCE if k else 0.0  # the finest level answers for the smallest
         hi = BAND[1] * TOLERANCE if k < len(scales) - 1 else np.inf
-        for c in _peaks(maps(frame, scale), scale):
-            if lo <= c.size * scale <= hi:
-                found.append(c)
-                if k == 0 and c.size * scale <= BAND[1] and c.p_die >= SURE_FOR_PIPS:
-                    inside.add(id(c))
-    return _merge(found, inside)
+        found += [c for c in _peaks(maps(frame, scale), scale) if lo <= c.size * scale <= hi]
+    return _merge(found, lambda boxes: (is_face or _classifier_face)(frame, boxes))
 
 
-def _merge(found: list[Candidate], first: set[int] = frozenset()) -> list[Candidate]:
-    """One candidate per die: a large candidate over two or more surer small ones (and sure:
-    CLUSTER_SURE) is a cluster of dice and is dropped; a small candidate on a sure large
-    one (p_die >= SURE_FOR_PIPS), under a quarter its size or less sure, is its pip and is
-    dropped; then weaker echoes of the same die."""
+def _classifier_face(
+    frame: np.ndarray, boxes: list[tuple[float, float, float]]
+) -> list[tuple[float, int | None]]:
+    from vision.classify import guess_faces
+
+    return [(g.p_face, g.value) for g in guess_faces(frame, boxes)]
+
+
+def _pips(small: list[Candidate], faces: dict) -> bool:
+    """Can these candidates on a large one be its pips? A pip seen close up looks, to the
+    classifier, like a 1 or like no face; dice of a group show faces of 2 to 6. At most one
+    of them may (a die's 1 among its pips is the one pip in the middle)."""
+    return (
+        sum(p >= FACE and value not in (None, 1) for p, value in map(faces.get, map(id, small)))
+        <= 1
+    )
+
+
+def _merge(found: list[Candidate], is_face) -> list[Candidate]:
+    """One candidate per die. A candidate with smaller ones on it (PIP_OF times smaller or
+    more, within its box) is a die with its pips marked, or a box over a group of dice; the
+    net's heat cannot tell them apart (pips of a large die are marked as surely as dice), so
+    the face classifier looks at all of them: a die's face on the large one, with small ones
+    that look like pips (_pips), keeps it and drops them; else it is dropped and they are kept.
+    Then weaker echoes of the same die (a peak near a surer one of about its size) are
+    dropped."""
 
     def on(small: Candidate, big: Candidate) -> bool:
         near = np.hypot(*np.subtract(small.centre, big.centre)) < 0.6 * big.size
         return near and big.size >= PIP_OF * small.size
 
-    clusters = {
-        i
-        for i, big in enumerate(found)
-        if sum(on(c, big) and c.p_die > max(big.p_die, CLUSTER_SURE) for c in found) >= 2
+    hosts = [b for b in found if b.p_die >= MIN_HOST and any(on(c, b) for c in found)]
+    hosts = sorted(hosts, key=lambda c: -c.p_die)[:MAX_HOSTS]
+    # the surest few on each: two dice among them tell a group (cost: at most MAX_HOSTS x 7)
+    on_hosts = {
+        id(b): sorted((c for c in found if on(c, b)), key=lambda c: -c.p_die)[:LOOK_ON]
+        for b in hosts
     }
-    found = [c for i, c in enumerate(found) if i not in clusters]
-    sure = [c for c in found if c.p_die >= SURE_FOR_PIPS]
-    found = [
-        c
-        for c in found
-        if not any(
-            on(c, big) and (big.p_die > c.p_die or c.size * PIP_ALWAYS < big.size) for big in sure
-        )
-    ]
+    small = list({id(c): c for cs in on_hosts.values() for c in cs}.values())
+    looked = hosts + small
+    faces = dict(zip(map(id, looked), is_face([(*c.centre, c.size) for c in looked]), strict=True))
+    dice = [b for b in hosts if faces[id(b)][0] >= FACE and _pips(on_hosts[id(b)], faces)]
+    groups = {id(b) for b in hosts} - {id(b) for b in dice}
+    found = [c for c in found if id(c) not in groups and not any(on(c, b) for b in dice)]
     kept: list[Candidate] = []
-    for candidate in sorted(found, key=lambda c: (id(c) not in first, -c.p_die)):
-        # one die, one candidate: the other peaks on its die are its echoes
-        near = [np.hypot(*np.subtract(candidate.centre, k.centre)) for k in kept]
-        if all(d > ECHO * max(k.size, candidate.size) for d, k in zip(near, kept, strict=True)):
+    for candidate in sorted(found, key=lambda c: -c.p_die):
+        echo = any(
+            np.hypot(*np.subtract(candidate.centre, k.centre)) <= ECHO * max(k.size, candidate.size)
+            and max(k.size, candidate.size) < PIP_OF * min(k.size, candidate.size)
+            for k in kept
+        )
+        if not echo:
             kept.append(candidate)
             if len(kept) == MAX_CANDIDATES:
                 break
-    return sorted(kept, key=lambda c: -c.p_die)
+    return kept
 
 
 def _peaks(out: np.ndarray, scale: float) -> list[Candidate]:

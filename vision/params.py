@@ -53,8 +53,8 @@ class PipParams:
     # top face's side: where the face found by colour fails, the pips are sought on faces of
     # the box's size over these, in turn (geometry: a box takes in the sides perspective shows,
     # 0.1 to 0.45 of the face)
-    laid_out_spots: int = 9  # where the colour face fails, a face is sought among at most this
-    # many spots in the die's box, nearest its middle (cost: C(9, k) layouts tried, k = 2..6)
+    laid_out_spots: int = 7  # where the colour face fails, a face is sought among at most this
+    # many spots in the die's box, nearest its middle (cost: C(7, k) layouts tried, k = 2..6)
     laid_out_tophat: float = 0.3  # ...spots are what stands out at up to this size (box sides:
     # a top face's pips are 0.1-0.2 of the box, geometry)
     laid_out_pip: tuple[float, float] = (0.05, 0.26)  # ...of this diameter (box sides)
@@ -143,7 +143,7 @@ class StrayParams:
     # (geometry: a 6's farthest pips are 0.7 apart)
     face: float = 0.5  # ...and a group is a missed die when the classifier sees a face there
     # this probably (calibrated)
-    most: int = 12  # at most this many groups are shown to the classifier (cost)
+    most: int = 4  # at most this many groups are shown to the classifier (cost)
 
 
 @dataclass(frozen=True, slots=True)

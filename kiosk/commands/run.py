@@ -8,6 +8,8 @@ import signal
 import sys
 from pathlib import Path
 
+from kiosk.languages import LANGUAGES
+
 log = logging.getLogger("kiosk")
 
 
@@ -30,7 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--demo", action="store_true", help="simulated dice tray and keyboard")
     parser.add_argument("--config", type=Path, help="TOML configuration file")
-    parser.add_argument("--lang", choices=("fr", "es", "en"), help="language shown first")
+    parser.add_argument("--lang", choices=LANGUAGES, help="language shown first")
     parser.add_argument("--windowed", action="store_true", help="a window, not full screen")
     parser.add_argument("--size", type=size, help="screen or window size, e.g. 800x480")
     parser.add_argument(

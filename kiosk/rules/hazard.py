@@ -69,7 +69,7 @@ class HazardRules:
     def new_game(self, first: Seat = Seat.ONE) -> HazardState:
         """`first` is the caster; the other seat sets (covers his stake)."""
         phase = THROW_MAIN if self.main_thrown else CALL_MAIN
-        return HazardState(rules=self, caster=Seat(first), phase=phase)
+        return HazardState(caster=Seat(first), phase=phase)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +80,6 @@ class HazardState:
     comes up for the setter, the chance for the caster.
     """
 
-    rules: HazardRules
     caster: Seat
     phase: str
     main: int | None = None

@@ -239,9 +239,7 @@ def stakes_distribution(
         todo += [
             step.after
             for step in steps
-            if not step.after.is_over
-            and step.after.prize <= up_to
-            and key(step.after) not in chain
+            if not step.after.is_over and step.after.prize <= up_to and key(step.after) not in chain
         ]
     ends = sorted(
         {
@@ -320,6 +318,4 @@ def _exact_odds(variant: Variant, choices: tuple[tuple[str, int], ...]) -> Odds:
 
         caster = _solve(chain, caster_gain)[key]
         stakes = {"caster": caster, "opponent": -caster}
-    return Odds(
-        variant.game, variant.name, outcomes, throws[key], stakes, dict(policy), reasons
-    )
+    return Odds(variant.game, variant.name, outcomes, throws[key], stakes, dict(policy), reasons)

@@ -2,8 +2,8 @@
 
 The rulings say what the last throw did; these sentences say what happens next, for every phase
 of every game, so a visitor who has never heard of azar can follow from the screen alone. The
-terms (azar, reazar, chance, encuentro...) each have a one-line gloss, shown the first time the
-term comes up in a game and gathered on the glossary page.
+terms (azar, reazar, chance, encuentro, Hazard's main and nick...) each have a one-line gloss,
+shown the first time the term comes up in a game and gathered on the glossary page.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ MEDIO_OPEN = N_(
     "Each azar ({azari}) wins {caster} a stake. A total from 8 to 13 is the chance of {opponent}."
 )
 MEDIO_SEEK = N_(
-    "{opponent} wants {theirs}. An azar still wins {caster} a stake; {theirs} gives a recovery "
-    "throw; another 8 to 13 is the chance of {caster}."
+    "{opponent} wants {theirs}. An azar pays {caster} a stake. {theirs}: a recovery throw. "
+    "8 to 13: the chance of {caster}."
 )
 MEDIO_RECOVERY = N_(
     "Throw an azar to take the {stakes} stakes on the table. A total from 8 to 13 is the new "
@@ -63,10 +63,15 @@ GLOSSARY = (
     ("throw_off", N_("Throw-off"), N_("Both throw once; the higher total becomes the caster.")),
     ("stake", N_("Stake"), N_("What is played for: a coin, a token, a point.")),
     ("recovery", N_("Recovery throw"), N_("One more throw: an azar takes every stake in play.")),
+    ("main", N_("Main"), N_("In Hazard, the caster's number, 5 to 9, called or thrown first.")),
+    ("nick", N_("Nick"), N_("In Hazard, a first throw that wins at once for the caster.")),
 )
 TERMS = {key: (word, gloss) for key, word, gloss in GLOSSARY}
 # The terms a ruling (by a part of its key) brings up first.
 RULING_TERMS = (
+    ("hazard.nick", "nick"),
+    ("hazard.main_called", "main"),
+    ("hazard.main_thrown", "main"),
     ("throw_off", "throw_off"),
     ("azar_wins", "azar"),
     ("azar_pays", "azar"),

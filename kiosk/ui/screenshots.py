@@ -19,6 +19,8 @@ import pygame
 from kiosk.gamelog import GameLog
 from kiosk.i18n import LANGUAGES
 from kiosk.rules.variants import find_variant
+from kiosk.ui.scenes.attract import LANGUAGE_SECONDS
+from kiosk.ui.scenes.rules import PAGES
 
 # Every scene in every language on the official Pi display; at 1920x1080 in English only, to
 # show the layout scaling without tripling the pictures kept in the repository
@@ -148,14 +150,15 @@ def shots(kiosk, lang: str):
         kiosk.scene.reroll = "cocked"
 
     def idle():
+        """Nobody has pressed for a while: the kiosk's own update puts the question up."""
         kiosk.last_activity = -(kiosk.config.kiosk.still_playing_seconds + 5)
-        kiosk.scenes["idle"].asking = True
+        kiosk.update(1 / 30)
 
     def random_games():
         """Fill the log with games of random fair dice, so the statistics have data."""
         import random
 
-        from kiosk.ui.match import Match
+        from kiosk.match import Match
 
         rng = random.Random(7)
         for _ in range(120):
@@ -183,6 +186,10 @@ def shots(kiosk, lang: str):
             "attract-read",
             then(recent_throws, scene("attract", _first=LANGUAGES.index(lang), age=2.6)),
         ),
+        (  # the next language turn shows a fact; _first is set so that turn is in `lang`
+            "attract-fact",
+            scene("attract", _first=LANGUAGES.index(lang) - 1, age=LANGUAGE_SECONDS + 4.0),
+        ),
         ("language", scene("language")),
         ("choose", scene("choose")),
         ("throw-azar", then(play("azar", AZAR_THROWS), reveal)),
@@ -195,10 +202,10 @@ def shots(kiosk, lang: str):
         ("result", result("azar", FINISHED)),
         ("result-medio-azar", result("medio-azar", MEDIO_FINISHED)),
         ("rules", scene("rules")),
-        ("glossary", scene("rules", page=2)),
-        ("history", scene("rules", page=3)),
-        ("history-large", scene("rules", page=3, large=True)),
-        ("odds", scene("rules", page=4)),
+        ("glossary", scene("rules", page=PAGES.index("glossary"))),
+        ("history", scene("rules", page=PAGES.index("history"))),
+        ("history-large", scene("rules", page=PAGES.index("history"), large=True)),
+        ("odds", scene("rules", page=PAGES.index("odds"))),
         ("maintenance", then(random_games, scene("maintenance", selected=3))),
     ]
 

@@ -31,13 +31,15 @@ class Style:
 
 
 # Sizes read from 2 m on the 7-inch panel (154 mm for 800 px: 5.2 px a millimetre). The total
-# and the result have a cap height of at least 10 mm, the table's body text an em of 5 mm;
-# tests/kiosk/test_legibility.py measures the rendered glyphs.
+# and the result have a cap height of at least 10 mm, every sentence a visitor reads a cap
+# height of 5 mm (DejaVu Sans at 36 units); labels of a word or three beside a figure or on a
+# key may be smaller. tests/kiosk/test_legibility.py measures the rendered glyphs.
 TOTAL = Style(84, "sans-bold", GOLD, "center")
 REVEAL_TOTAL = Style(150, "sans-bold", GOLD, "center")
 RESULT = Style(76, "sans-bold", GOLD, "center")
 CHANCE = Style(56, "sans-bold", TEXT, "right")
-BODY = Style(26, "sans", TEXT)
-BODY_BOLD = Style(26, "sans-bold", TEXT)
-LABEL = Style(18, "sans", MUTED)
+BODY = Style(36, "sans", TEXT)
+BODY_BOLD = Style(36, "sans-bold", TEXT)
+LABEL = Style(22, "sans", MUTED)
 TITLE = Style(26, "serif-bold", GOLD)
+HEADING = Style(44, "serif-bold", GOLD, "center")  # a question or a page title

@@ -19,8 +19,8 @@ from gpiozero.pins.mock import MockFactory
 from hardware.buttons import GpioButtons
 from hardware.keys import KeyButtons
 from kiosk.gamelog import GameLog, effective_sources
+from kiosk.match import Match, replay
 from kiosk.rules.variants import find_variant
-from kiosk.ui.match import Match, replay
 from kiosk.worker import RollRead
 from vision.reading import Die, Roll
 

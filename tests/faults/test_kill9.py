@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.gamelog import GameLog
+from kiosk.match import Match, replay
 from kiosk.rules.variants import find_variant
-from kiosk.ui.match import Match, replay
 
 from .killplay import ERRORS, as_event, effective, script_for
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.gamelog import DB_NAME, GameLog
+from kiosk.match import Match
 from kiosk.rules import find_variant
-from kiosk.ui.match import Match
 
 
 def a_log_with_games(folder: Path, games: int = 40) -> Path:

@@ -23,8 +23,8 @@ import pytest
 
 from hardware.sim import SimulatedTray
 from kiosk.gamelog import GameLog
+from kiosk.match import Match
 from kiosk.rules import find_variant
-from kiosk.ui.match import Match
 
 from .conftest import calibrated
 

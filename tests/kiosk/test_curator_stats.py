@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from kiosk.gamelog import DB_NAME, GameLog
+from kiosk.match import Match
 from kiosk.rules import find_variant
-from kiosk.ui.match import Match
 
 
 class WallClock:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.gamelog import GameLog
+from kiosk.match import replay
 from kiosk.rules.variants import find_variant
-from kiosk.ui.match import replay
 
 
 @pytest.mark.slow

@@ -7,9 +7,9 @@ import sqlite3
 import pytest
 
 from kiosk.gamelog import Event, GameLog, effective_throws
+from kiosk.match import Match
 from kiosk.rules import Seat
 from kiosk.rules.variants import find_variant
-from kiosk.ui.match import Match
 
 
 def test_effective_throws_apply_corrections_and_undos() -> None:

@@ -106,3 +106,57 @@ def test_compiled_catalogs_match_their_sources(lang: str, tmp_path: Path) -> Non
 def test_a_ruling_missing_a_parameter_is_never_shown_with_holes() -> None:
     text = Translator("fr").ruling("azar.reazar_loses", {"total": 16})  # no seat given
     assert "{" not in text
+
+
+def test_the_language_list_is_spelt_out_once() -> None:
+    """Config checks, catalogs, menus, the command line and screenshots share kiosk.languages:
+    a second literal list of language codes would let one of them miss a new language."""
+    from kiosk.languages import LANGUAGES as ONE_LIST
+
+    codes = set(ONE_LIST)
+    spelt = []
+    for path in sorted((ROOT / "kiosk").rglob("*.py")):
+        if path.name == "languages.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Tuple | ast.List | ast.Set | ast.Dict):
+                items = node.keys if isinstance(node, ast.Dict) else node.elts
+                found = {n.value for n in items if isinstance(n, ast.Constant)} & codes
+                if len(found) >= 2:
+                    spelt.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not spelt, spelt
+
+
+def test_the_config_and_the_command_line_offer_every_language(tmp_path: Path) -> None:
+    from kiosk.commands import run
+    from kiosk.config import ConfigError, parse_config
+
+    for lang in LANGUAGES:
+        assert parse_config({"kiosk": {"language": lang}}).kiosk.language == lang
+    with pytest.raises(ConfigError, match="'fr', 'es', 'en'"):
+        parse_config({"kiosk": {"language": "de"}})
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    run.add_parser(parser.add_subparsers())
+    for lang in LANGUAGES:
+        assert parser.parse_args(["run", "--lang", lang]).lang == lang
+
+
+def test_french_punctuation_never_starts_a_line() -> None:
+    """French puts a space before : ; ! ?; it must be a no-break one, or a narrow screen wraps
+    "9 est une chance / : Joueur 2 la prend"."""
+    from kiosk.ui import draw
+
+    tr = Translator("fr")
+    texts = [tr(s) for s in marked_strings()]
+    texts += [tr.ruling(key, {"total": 9, "seat": 1, "stakes": 3, "prize": 4}) for key in MESSAGES]
+    spaced = [t for t in texts if re.search(r" [:;!?]", t)]
+    assert not spaced, spaced[:5]
+    import pygame
+
+    pygame.font.init()
+    lines = draw.wrap(
+        "sans-bold", 36, tr.ruling("azar.chance_for_opponent", {"total": 9, "seat": 1}), 340
+    )
+    assert not any(line.startswith(":") for line in lines), lines

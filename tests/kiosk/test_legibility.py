@@ -1,9 +1,9 @@
 """Legible from 2 m on the 7-inch panel (800x480 px over about 154 x 86 mm visible).
 
-The total and the result headline have a cap height of at least 10 mm, the table's body text
-an em of at least 5 mm, and no line of a paragraph holds more than 55 characters, in every
-language, for every phase the rules can reach. Sizes are measured on rendered glyphs, after the
-shrinking the drawing helpers do to make a long string fit.
+The total and the result headline have a cap height of at least 10 mm, every sentence on a
+visitor screen a cap height of at least 5 mm, and no line of a paragraph holds more than 55
+characters, in every language, for every phase the rules can reach. Sizes are measured on
+rendered glyphs, after the shrinking the drawing helpers do to make a long string fit.
 """
 
 from __future__ import annotations
@@ -74,24 +74,30 @@ def test_every_result_headline_keeps_10_mm_after_fitting(lang: str) -> None:
         assert cap_mm(theme.RESULT.face, px) >= 10, (headline, px)
 
 
-def fitted(string: str, box: tuple, size: float) -> tuple[int, list[str]]:
+def fitted(string: str, box: tuple, size: float, face: str = "sans") -> tuple[int, list[str]]:
     """The size and lines a play-screen paragraph gets in `box` (x, y, width, height)."""
-    px, lines, _ = draw.paragraph_fit(
-        "sans", round(size), string, box[2], box[3], play.LINE_SPACING
-    )
+    px, lines, _ = draw.paragraph_fit(face, round(size), string, box[2], box[3], play.LINE_SPACING)
     return px, lines
+
+
+def test_body_text_has_a_cap_height_of_5_mm() -> None:
+    assert cap_mm(theme.BODY.face, round(theme.BODY.size)) >= 5
+    assert cap_mm(theme.BODY_BOLD.face, round(theme.BODY_BOLD.size)) >= 5
+    assert cap_mm("sans", rules.SIZES[False]) >= 5 and rules.SIZES[True] > rules.SIZES[False]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_next_throw_and_the_ruling_stay_at_body_size_and_55_characters(lang: str) -> None:
     tr = Translator(lang)
-    body_mm = theme.BODY.size / PX_PER_MM
-    assert body_mm >= 5
-    sentences = {explain.next_throw(tr, state): play.NEXT_BOX for state in STATES}
-    sentences.update({tr.ruling(r.key, r.params): play.RULING_BOX for r in RULINGS})
+    rulings = {tr.ruling(r.key, r.params) for r in RULINGS}
+    sentences = [(explain.next_throw(tr, state), play.NEXT_BOX, "sans") for state in STATES]
+    sentences += [(ruling, play.RULING_BOX, "sans") for ruling in rulings]
+    sentences += [(ruling, play.REVEAL_RULING_BOX, "sans-bold") for ruling in rulings]
+    glosses = [explain.gloss(tr, term) for term, _, _ in explain.GLOSSARY]
+    sentences += [(gloss, play.REVEAL_GLOSS_BOX, "sans") for gloss in glosses]
     assert len(sentences) > 40
-    for sentence, box in sentences.items():
-        px, lines = fitted(sentence, box, theme.BODY.size)
+    for sentence, box, face in set(sentences):
+        px, lines = fitted(sentence, box, theme.BODY.size, face)
         assert px >= theme.BODY.size, (sentence, px)
         assert max(len(line) for line in lines) <= MAX_LINE, lines
 
@@ -106,3 +112,91 @@ def test_rules_pages_wrap_at_55_characters_in_both_text_sizes(lang: str, large: 
     for page in pages:
         for line in draw.wrap("sans", px, page, rules.BOX[2]):
             assert len(line) <= MAX_LINE, line
+
+
+# -- every visitor screen, as drawn -----------------------------------------------------------
+STAFF_SCREENS = ("maintenance",)  # staff read these at arm's length
+SENTENCE_WORDS = 4  # a string of four words or more is read as text, not glanced at as a label
+
+
+def words(string: str) -> int:
+    """Words with a letter in them (no-break spaces hold "Player 1" together as one)."""
+    return sum(any(c.isalpha() for c in word) for word in string.split(" "))
+
+
+def drawn_texts(lang: str, monkeypatch) -> dict[str, list[tuple[str, str, int]]]:
+    """Every string each visitor screen draws at 800x480: (face, text, pixel size), the size
+    after any shrinking to fit. The button labels are left out: they are labels on keys."""
+    from kiosk.ui import screenshots
+
+    drawn: list[tuple[str, str, int]] = []
+    real_text, real_fit = draw.text, draw.paragraph_fit
+
+    def text(surface, layout, string, pos, size, name="sans", *args, **kwargs):
+        rect = real_text(surface, layout, string, pos, size, name, *args, **kwargs)
+        drawn.append((name, string, rect.height and _px(layout, size, string, name, kwargs)))
+        return rect
+
+    def _px(layout, size, string, name, kwargs):
+        px = layout.px(size)
+        width = kwargs.get("max_width")
+        return px if width is None else draw.fitting_size(name, px, string, layout.px(width))
+
+    def fit(name, px, string, *args, **kwargs):
+        got = real_fit(name, px, string, *args, **kwargs)
+        drawn.append((name, string, got[0]))
+        return got
+
+    monkeypatch.setattr(draw, "text", text)
+    monkeypatch.setattr(draw, "paragraph_fit", fit)
+    pictures = screenshots.TrayPictures()
+    screens = {}
+    kiosk = screenshots.make_kiosk((800, 480), lang, None)
+    for name, _ in screenshots.shots(kiosk, lang):
+        if name in STAFF_SCREENS:
+            continue
+        worker = screenshots.StillWorker(*pictures.picture((4, 2, 6)))
+        kiosk = screenshots.make_kiosk((800, 480), lang, worker)
+        dict(screenshots.shots(kiosk, lang))[name]()
+        drawn.clear()
+        kiosk.render()
+        buttons = set(kiosk.scene.hints())
+        screens[name] = [d for d in drawn if not any(b and b in d[1] for b in buttons)]
+    return screens
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_sentence_on_a_visitor_screen_has_a_5_mm_cap_height(lang: str, monkeypatch) -> None:
+    from kiosk.ui.scenes import facts
+
+    facts.wait(120)
+    screens = drawn_texts(lang, monkeypatch)
+    assert len(screens) >= 15
+    small = []
+    for screen, texts in screens.items():
+        assert texts, screen
+        for face, string, px in texts:
+            if words(string) >= SENTENCE_WORDS and cap_mm(face, px) < 5:
+                small.append(f"{screen}: {cap_mm(face, px):.1f} mm {string!r}")
+    assert not small, "\n".join(small)
+
+
+def test_the_out_of_order_screen_speaks_every_language_at_5_mm(monkeypatch) -> None:
+    from kiosk.ui import errorscreen
+    from kiosk.ui.layout import Layout
+
+    drawn: list[tuple[str, str, int]] = []
+    real_fit = draw.paragraph_fit
+
+    def fit(name, px, string, *args, **kwargs):
+        got = real_fit(name, px, string, *args, **kwargs)
+        drawn.append((name, string, got[0]))
+        return got
+
+    monkeypatch.setattr(draw, "paragraph_fit", fit)
+    screen = pygame.Surface((800, 480))
+    errorscreen.draw_error(screen, Layout(800, 480), "kiosk.language: 'de' is not one of ...")
+    lines = {Translator(lang)(errorscreen.OUT_OF_ORDER) for lang in LANGUAGES}
+    shown = {string: cap_mm(face, px) for face, string, px in drawn}
+    assert lines <= shown.keys() and len(lines) == len(LANGUAGES)  # one line per language
+    assert all(shown[line] >= 5 for line in lines), shown

@@ -176,9 +176,9 @@ def test_idle_asks_then_returns_to_attract_and_abandons(kiosk) -> None:
     cfg = kiosk.config.kiosk
     kiosk.test_clock.t = cfg.still_playing_seconds + 1
     kiosk.frame(1 / 30)
-    assert kiosk.scenes["idle"].asking
+    assert kiosk.still_playing.asking
     press(kiosk, "left")  # any button answers, and does nothing else
-    assert not kiosk.scenes["idle"].asking and kiosk.scene.name == "play"
+    assert not kiosk.still_playing.asking and kiosk.scene.name == "play"
     kiosk.test_clock.t += cfg.idle_seconds + 1
     kiosk.frame(1 / 30)
     assert kiosk.scene.name == "attract"
@@ -189,11 +189,11 @@ def test_a_throw_read_while_idle_asks_puts_the_game_back_on_screen(kiosk) -> Non
     start(kiosk)
     kiosk.test_clock.t = kiosk.config.kiosk.still_playing_seconds + 1
     kiosk.frame(1 / 30)
-    assert kiosk.scenes["idle"].asking
+    assert kiosk.still_playing.asking
     kiosk.events.put(roll(2, 3, 4))  # the players threw instead of pressing a button
     kiosk.frame(1 / 30)
     assert kiosk.match.throws == [(2, 3, 4)]
-    assert not kiosk.scenes["idle"].asking
+    assert not kiosk.still_playing.asking
 
 
 def test_the_staff_code_opens_maintenance_and_a_hold_closes_it(kiosk) -> None:
@@ -444,7 +444,7 @@ def test_autoplay_counts_a_finished_game_once_however_many_presses_it_takes(kios
     # on the result screen only answers "still playing?", the second one leaves it.
     kiosk.test_clock.t += kiosk.config.kiosk.still_playing_seconds + 1
     kiosk.frame(1 / 30)
-    assert kiosk.scenes["idle"].asking
+    assert kiosk.still_playing.asking
     for _ in range(200):
         autoplay.step()
         kiosk.test_clock.t += 0.1
@@ -454,3 +454,25 @@ def test_autoplay_counts_a_finished_game_once_however_many_presses_it_takes(kios
     assert kiosk.scene.name == "choose"
     assert kiosk.log.counts() == {"over": 1}
     assert autoplay.games == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "come to rest"), ("fr", "arrêtés"), ("es", "parado")]
+)
+def test_the_camera_view_says_what_the_tray_does_in_plain_words(kiosk, monkeypatch, lang, words):
+    """A visitor may glimpse the maintenance screen: no state names such as "settled"."""
+    from kiosk.ui import draw
+
+    drawn: list[str] = []
+    real = draw.text
+    monkeypatch.setattr(
+        draw,
+        "text",
+        lambda s, lay, string, *a, **k: drawn.append(string) or real(s, lay, string, *a, **k),
+    )
+    staff(kiosk)
+    kiosk.set_language(lang)
+    kiosk.scene.selected = 0  # the camera view
+    kiosk.render()
+    assert any(words in string for string in drawn), drawn
+    assert not any("settled" in string for string in drawn)

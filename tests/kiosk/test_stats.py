@@ -6,7 +6,7 @@ import random
 from fractions import Fraction
 
 from kiosk.rules.core import total_probabilities
-from kiosk.ui.stats import face_test, statistics, sum_distribution
+from kiosk.stats import face_test, statistics, sum_distribution
 
 
 def test_sum_distribution_is_the_engines() -> None:

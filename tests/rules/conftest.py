@@ -7,8 +7,17 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import Phase, settings
 
 from kiosk.rules import core, odds
+
+# mutmut sets MUTANT_UNDER_TEST (empty at first) before it imports the tests. A failing
+# example already kills the mutant; shrinking it only costs time, so none under mutation.
+if "MUTANT_UNDER_TEST" in os.environ:
+    settings.register_profile(
+        "mutation", phases=[Phase.explicit, Phase.reuse, Phase.generate], deadline=None
+    )
+    settings.load_profile("mutation")
 
 
 @pytest.fixture(autouse=True)

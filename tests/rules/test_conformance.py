@@ -173,3 +173,18 @@ def test_variants_are_unique_and_each_game_lists_its_default_first() -> None:
     for variant in VARIANTS:
         firsts.setdefault(variant.game, variant.name)
     assert firsts == {"azar": "card", "medio-azar": "card", "hazard": "called-main"}
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=variant_ids)
+def test_a_games_repr_is_code_that_rebuilds_it(variant: Variant) -> None:
+    """What a bug report quotes: pasted back, it gives the same game, seat and rulings."""
+    from kiosk.rules import find_variant
+
+    game = Game(variant, Seat.TWO)
+    for faces, pick in [((2, 3, 4, 1, 1, 1), 2), ((5, 1, 2, 1, 1, 1), 0), ((6, 6, 1, 1, 1, 1), 1)]:
+        if not game.is_over:
+            game.play(next_move(game, faces, pick))
+    namespace = {"Game": Game, "Seat": Seat, "Choice": Choice, "find_variant": find_variant}
+    again = eval(repr(game), namespace)
+    assert (again.variant, again.first, again.moves) == (variant, Seat.TWO, game.moves)
+    assert again.rulings == game.rulings

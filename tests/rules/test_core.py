@@ -34,6 +34,10 @@ def test_invalid_throw_is_a_rules_error_and_a_value_error() -> None:
         Throw((1, 7, 2))
     with pytest.raises(ValueError, match="1 to 6 dice, got 0"):
         Throw(())
+    with pytest.raises(InvalidThrow, match="a throw is a list of dice, got '123'"):
+        Throw("123")  # type: ignore[arg-type]
+    with pytest.raises(InvalidThrow, match="a whole number from 1 to 6, got 2.0"):
+        Throw((1, 2.0, 3))  # type: ignore[arg-type]
 
 
 def test_a_throw_keeps_its_faces_in_the_order_read() -> None:

@@ -24,6 +24,15 @@ def test_the_throw_off_is_part_of_the_game_and_the_higher_total_casts() -> None:
     assert rulings[0].key == "medio_azar.throw_off_first"
 
 
+def test_when_the_first_to_throw_off_wins_it_the_dice_come_back_to_him() -> None:
+    game, rulings = play_totals(MEDIO, [15, 10], first=Seat.ONE)
+    assert str(rulings[-1]) == "medio_azar.throw_off_won{total=10, other_total=15, seat=0}"
+    assert (game.state.caster, game.state.to_throw) == (Seat.ONE, Seat.ONE)
+    game.play(Throw.with_total(4))  # an azar: it pays the caster, who throws on
+    assert dict(game.state.ledger) == {Seat.ONE: 1, Seat.TWO: -1}
+    assert game.state.to_throw is Seat.ONE
+
+
 def test_a_tied_throw_off_is_thrown_again_from_the_first_seat() -> None:
     game, rulings = play_totals(MEDIO, [11, 11], first=Seat.TWO)
     assert rulings[-1].key == "medio_azar.throw_off_tie"

@@ -11,6 +11,7 @@ import pytest
 from kiosk.rules import Variant, exact_odds, find_variant, simulate, total_probabilities
 from kiosk.rules.azar import CARD_AZARI, LANA_AZARI
 from kiosk.rules.odds import solve_linear
+from kiosk.rules.simulation import Estimate
 
 from .helpers import ODDS_CASES, ODDS_IDS
 
@@ -115,6 +116,27 @@ def test_solve_linear_handles_loops_exactly() -> None:
     half, third = Fraction(1, 2), Fraction(1, 3)
     values = solve_linear({"x": (half, {"y": half}), "y": (Fraction(0), {"x": third})})
     assert values == {"x": Fraction(3, 5), "y": Fraction(1, 5)}
+
+
+def test_the_simulations_error_bars_are_the_sample_standard_error() -> None:
+    """What `azar-kiosk simulate` prints: the mean, s / sqrt(n) with s the sample standard
+    deviation (n - 1), and mean +- 1.96 standard errors; worked by hand for five games."""
+    estimate = Estimate.of([0.0, 1.0, 1.0, 0.0, 1.0])  # deviations 0.6 twice, 0.4 three times
+    assert estimate.mean == pytest.approx(0.6)
+    assert estimate.stderr == pytest.approx(math.sqrt((2 * 0.36 + 3 * 0.16) / 4 / 5))
+    low, high = estimate.ci95
+    assert (low, high) == pytest.approx(
+        (0.6 - 1.96 * estimate.stderr, 0.6 + 1.96 * estimate.stderr), abs=1e-4
+    )
+    assert Estimate.of([3.0, 3.0]).stderr == 0.0
+    assert Estimate.of([0.0, 1.0]).stderr == pytest.approx(0.5)  # s^2 = 1/2 over n = 2
+    assert Estimate.of([5.0]) == Estimate(5.0, 0.0)  # one game: a mean, no spread
+
+
+def test_a_simulation_needs_two_games_to_estimate_an_error() -> None:
+    with pytest.raises(ValueError, match="^simulate at least 2 games to estimate an error$"):
+        simulate(find_variant("azar"), games=1, seed=1)
+    assert simulate(find_variant("azar"), games=2, seed=1).games == 2
 
 
 @pytest.mark.parametrize(("variant", "choices"), ODDS_CASES, ids=ODDS_IDS)

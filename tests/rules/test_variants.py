@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kiosk.rules import VARIANTS, UnknownVariant, find_variant
+from kiosk.rules.variants import visitor_variants
 
 
 def test_find_variant_gives_the_default_or_the_named_one() -> None:
@@ -20,3 +21,15 @@ def test_unknown_names_list_what_exists() -> None:
         find_variant("marlota")
     with pytest.raises(UnknownVariant, match="card, lana"):
         find_variant("azar", "petrarch")
+
+
+def test_readings_without_a_printed_source_are_off_the_visitor_menu_unless_staff_add_them() -> None:
+    offered = visitor_variants()
+    assert [v.label for v in offered] == [
+        "azar/card",
+        "azar/lana",
+        "medio-azar/card",
+        "hazard/called-main",
+        "hazard/thrown-main",
+    ]
+    assert visitor_variants(include_unprinted=True) == VARIANTS

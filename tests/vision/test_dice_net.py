@@ -171,3 +171,23 @@ def test_a_missing_model_refuses_every_roll_and_says_so_once(monkeypatch, tmp_pa
     assert "models are missing" in rolls[0].detail
     warnings = [r for r in caplog.records if "reader unavailable" in r.getMessage()]
     assert len(warnings) == 1
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="real photo sets not present")
+@pytest.mark.parametrize(
+    ("set_name", "name"),
+    [("damiantab-phone", "dice01.jpg"), ("byler-d6-topdown", "IMG_20191209_100039.jpg")],
+)
+def test_a_die_with_its_pips_marked_and_a_group_of_dice_are_told_apart(set_name, name):
+    """Development photos where the net marks a large box with smaller marks on it: five
+    120 px dice whose pips it marks as surely as the dice (the die is kept, its pips are
+    not), and a box over a group of six small dice (the dice are kept, the box is not)."""
+    ((path, boxes),) = [(p, b) for p, b in dev_images(set_name).items() if p.name == name]
+    found = [c for c in find_dice(cv2.imread(str(path))) if c.p_die >= dice_net.MIN_HOST]
+    for x0, y0, x1, y1 in boxes:
+        inside = [c for c in found if x0 <= c.centre[0] <= x1 and y0 <= c.centre[1] <= y1]
+        side = np.sqrt((x1 - x0) * (y1 - y0))
+        assert any(0.7 <= c.size / side <= 1.6 for c in inside), (x0, y0, inside)
+        assert not [c for c in inside if c.size < 0.5 * side], (x0, y0, inside)  # no pips
+    largest = max(np.sqrt((x1 - x0) * (y1 - y0)) for x0, y0, x1, y1 in boxes)
+    assert all(c.size < 2.5 * largest for c in found)  # no box over a group

@@ -133,19 +133,7 @@ def test_a_leaning_die_is_never_read_by_its_side(value, tilt, angle, style, refe
         assert any(sorted(roll.values) == sorted([2, face, 6]) for face in facing)
 
 
-@pytest.mark.parametrize(
-    "style",
-    [
-        *(s for s in synth.STYLES if s is not synth.WHITE_ON_DARK),
-        pytest.param(
-            synth.WHITE_ON_DARK,
-            marks=pytest.mark.xfail(
-                strict=True, reason="known weakness: white dice on a dark tray, slanted, refused"
-            ),
-        ),
-    ],
-    ids=lambda s: f"body{s.body}",
-)
+@pytest.mark.parametrize("style", synth.STYLES, ids=lambda s: f"body{s.body}")
 def test_a_photo_taken_at_a_slant_is_read(style):
     """A tilted camera foreshortens every flat die alike (here: the picture squashed to 0.8 of
     its height, faces 1.25 times as wide as high, however turned)."""

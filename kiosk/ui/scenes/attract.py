@@ -1,6 +1,8 @@
 """The attract loop: a title that reads from across the room, a short animated how-to (a throw,
 the read, the ruling), an invitation to two players, a fact about the odds, and the table's last
-twelve totals. The text turns through French, Spanish and English; any button starts."""
+twelve totals. The text turns through the languages; the invitation and the fact take turns
+in the right-hand panel, so both can be set at body size (5 mm cap height on the 7-inch
+panel). Any button starts."""
 
 from __future__ import annotations
 
@@ -28,7 +30,8 @@ STEPS = (
     N_("and explains the ruling"),
 )
 INVITE = N_("Two players?")
-INVITE_MORE = N_("Sit on either side, press a button, and throw in turn.")
+INVITE_MORE = N_("Sit face to face, press a button, throw in turn.")
+SUBTITLE = N_("Alfonso X's Book of Games, 1283")
 RECENT_LABEL = N_("Last throws here:")
 # The how-to's throws and the rulings they get (the rules engine's own keys and words).
 EXAMPLES = (
@@ -36,7 +39,11 @@ EXAMPLES = (
     ((6, 5, 6), "azar.azar_wins", {"total": 17, "seat": 0}),
     ((5, 1, 4), "azar.chance_for_opponent", {"total": 10, "seat": 1}),
 )
-TRAY = (40, 142, 338, 150)  # the how-to's little tray, design units
+TRAY = (38, 144, 342, 88)  # the how-to's little tray, design units
+HOW_TO = (24, 136, 370, 254)  # its panel
+INVITATION = (406, 136, 370, 254)  # the invitation's panel (or the fact's)
+CAPTION = (34, 236, 350, 150)  # under the tray: four lines at body size
+LEGEND = theme.Style(38, "serif", theme.TEXT, "center")  # serif: 38 units for a 5 mm cap
 
 
 class Attract(Scene):
@@ -106,32 +113,23 @@ class Attract(Scene):
         for i, value in enumerate(self.dice):
             draw.die(surface, layout.rect(24 + i * 56, 22, 46, 46), value)
             draw.die(surface, layout.rect(618 + i * 56, 22, 46, 46), 7 - value)
-        draw.text(surface, layout, "Azar", (400, 0), 80, "serif-bold", theme.GOLD, "center")
-        draw.text(
-            surface,
-            layout,
-            tr("Dice games from Alfonso X's Book of Games, 1283"),
-            (400, 94),
-            20,
-            "serif",
-            theme.TEXT,
-            "center",
-            max_width=760,
-        )
+        draw.text(surface, layout, "Azar", (400, -6), 80, "serif-bold", theme.GOLD, "center")
+        draw.styled(surface, layout, tr(SUBTITLE), (400, 80), LEGEND, max_width=760)
         self.draw_how_to(surface, layout, tr)
         self.draw_invitation(surface, layout, tr)
         self.draw_recent(surface, layout, tr)
 
     def draw_how_to(self, surface: pygame.Surface, layout: Layout, tr: Translator) -> None:
-        draw.panel(surface, layout.rect(24, 128, 370, 236), layout, radius=14)
+        draw.panel(surface, layout.rect(*HOW_TO), layout, radius=14)
         x, y, w, h = TRAY
         pygame.draw.rect(surface, (31, 90, 58), layout.rect(x, y, w, h), border_radius=layout.px(8))
         cycle = int(self.age // HOW_TO_SECONDS)
         t = self.age % HOW_TO_SECONDS
         dice, key, params = EXAMPLES[cycle % len(EXAMPLES)]
         rng = random.Random(cycle * 31 + int(t / 0.12))
+        surface.set_clip(layout.rect(*TRAY))  # dice rolling in come into the tray from its edge
         for i, value in enumerate(dice):
-            rest_x, rest_y = x + 60 + i * 90, y + 52
+            rest_x, rest_y = x + 62 + i * 90, y + 34
             if t < TUMBLE:  # rolling in from the left, bouncing, faces changing
                 k = 1 - t / TUMBLE
                 px = rest_x - 180 * k * k
@@ -153,12 +151,13 @@ class Attract(Scene):
                     surface,
                     layout,
                     str(value),
-                    (px + 23, py - 26),
-                    18,
+                    (px + 23, py - 28),
+                    20,
                     "sans-bold",
                     theme.GOLD,
                     "center",
                 )
+        surface.set_clip(None)
         step = 0 if t < TUMBLE else 1 if t < READ else 2
         if step == 2:
             caption = tr.ruling(key, params)
@@ -166,57 +165,71 @@ class Attract(Scene):
         else:
             caption, colour = tr(STEPS[step]), theme.GOLD
         draw.paragraph(
-            surface, layout, caption, (36, 298, 346, 62), 20, "sans-bold", colour, "center"
-        )
-
-    def draw_invitation(self, surface: pygame.Surface, layout: Layout, tr: Translator) -> None:
-        draw.panel(surface, layout.rect(406, 128, 370, 236), layout, radius=14)
-        pulse = round(8 * abs(((self.age * 0.8) % 2) - 1)) / 8  # 9 shades: the text cache holds
-        colour = tuple(round(c * (0.6 + 0.4 * pulse)) for c in theme.GOLD)
-        draw.text(
             surface,
             layout,
-            tr(INVITE),
-            (591, 138),
-            34,
+            caption,
+            CAPTION,
+            theme.BODY_BOLD.size,
             "sans-bold",
             colour,
             "center",
-            max_width=350,
+            spacing=1.0,
+        )
+
+    def draw_invitation(self, surface: pygame.Surface, layout: Layout, tr: Translator) -> None:
+        """Two players wanted, or (every other turn) a fact about the odds."""
+        x, y, w, h = INVITATION
+        draw.panel(surface, layout.rect(*INVITATION), layout, radius=14)
+        pulse = round(8 * abs(((self.age * 0.8) % 2) - 1)) / 8  # 9 shades: the text cache holds
+        colour = tuple(round(c * (0.6 + 0.4 * pulse)) for c in theme.GOLD)
+        if self.turn % 2 == 0:
+            heading, body, face = tr(INVITE), tr(INVITE_MORE), "sans"
+        else:
+            heading, body, face = tr("Did you know?"), fact(tr, self.turn // 2), "sans"
+        draw.text(
+            surface,
+            layout,
+            heading,
+            (x + w / 2, y + 8),
+            40,
+            "sans-bold",
+            colour,
+            "center",
+            max_width=w - 20,
         )
         draw.paragraph(
-            surface, layout, tr(INVITE_MORE), (422, 184, 338, 64), 20, "sans", theme.TEXT, "center"
-        )
-        draw.text(surface, layout, tr("Did you know?"), (422, 256), 16, "sans-bold", theme.GOLD)
-        draw.paragraph(
-            surface, layout, fact(tr, self.turn), (422, 278, 338, 80), 19, "serif", theme.TEXT
+            surface,
+            layout,
+            body,
+            (x + 12, y + 60, w - 24, h - 66),
+            theme.BODY.size,
+            face,
+            theme.TEXT,
+            "center",
+            spacing=1.1,
         )
 
     def draw_recent(self, surface: pygame.Surface, layout: Layout, tr: Translator) -> None:
-        if not self.recent:
-            draw.text(
-                surface,
-                layout,
-                tr("Press any button"),
-                (400, 378),
-                24,
-                "sans-bold",
-                theme.GOLD,
-                "center",
-                max_width=700,
-            )
+        if not self.recent:  # the Play label below already says how to start
             return
         draw.text(
-            surface, layout, tr(RECENT_LABEL), (24, 384), 18, "sans", theme.MUTED, max_width=200
+            surface,
+            layout,
+            tr(RECENT_LABEL),
+            (24, 401),
+            theme.LABEL.size,
+            "sans",
+            theme.MUTED,
+            max_width=200,
         )
         for i, (seat, total) in enumerate(self.recent):
-            box = layout.rect(236 + i * 45, 376, 40, 36)
+            box = layout.rect(236 + i * 45, 396, 40, 34)
             draw.panel(surface, box, layout, edge=theme.SEATS[seat], radius=8, width=2)
             draw.text(
                 surface,
                 layout,
                 str(total),
-                (256 + i * 45, 382),
+                (256 + i * 45, 401),
                 20,
                 "sans-bold",
                 theme.TEXT,

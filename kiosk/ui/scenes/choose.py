@@ -19,14 +19,16 @@ from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene, heading
 from kiosk.ui.touch import Target
 
-ROW = 80  # height of one choice, design units (15 mm on the 7-inch panel: a finger's width)
-TOP = 70  # where the first row starts
+ROW = 90  # height of one choice, design units (17 mm on the 7-inch panel: a finger's width)
+TOP = 66  # where the first row starts
 VISIBLE = 4  # rows on screen at once; more scroll
 RULES, LANGUAGE = "rules", "language"
+SUMMARY = theme.Style(theme.BODY.size, "sans", theme.MUTED)
 # One plain line per game for visitors (a game without one shows its registry summary).
 BLURBS = {
-    "azar": N_("A hard total wins at once; otherwise race for your number."),
-    "medio-azar": N_("Hard totals win stakes as you go, then race for a prize."),
+    "azar": N_("An azar wins at once, or a race."),
+    "medio-azar": N_("Azars pay as you go, then a race."),
+    "hazard": N_("Two dice: call a main, 5 to 9."),
 }
 
 
@@ -115,7 +117,7 @@ class Choose(Scene):
     def labels(self, row: Variant | str) -> tuple[str, str]:
         tr = self.tr
         if row == RULES:
-            return tr("Rules and odds"), tr("How to play, the words, the history, the odds.")
+            return tr("Rules and odds"), tr("How to play, words, history.")
         if row == LANGUAGE:
             return "Français · Español · English", tr("Choose your language")
         title = tr.ruling(row.title_key)
@@ -135,10 +137,8 @@ class Choose(Scene):
             else:
                 colour = draw.option(surface, layout, box, chosen, radius=12, width=3)
             title, summary = self.labels(self.rows[i])
-            draw.text(surface, layout, title, (60, y + 4), 28, "serif-bold", colour, max_width=660)
-            draw.text(
-                surface, layout, summary, (60, y + 40), 20, "sans", theme.MUTED, max_width=660
-            )
+            draw.text(surface, layout, title, (56, y + 2), 30, "serif-bold", colour, max_width=670)
+            draw.styled(surface, layout, summary, (56, y + 36), SUMMARY, max_width=670)
         if self.scroll > 0:
             draw.text(
                 surface, layout, "\u25b2", (770, TOP + 50), 30, "sans-bold", theme.GOLD, "center"

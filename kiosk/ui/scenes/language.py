@@ -12,7 +12,6 @@ from kiosk.ui.touch import Target
 
 CHOOSE_LANGUAGE = N_("Choose your language")
 TRANSLATORS = {lang: Translator(lang) for lang in LANGUAGES}
-FLAGS_TEXT = {"fr": "FR", "es": "ES", "en": "EN"}
 
 
 class Language(Scene):
@@ -73,18 +72,6 @@ class Language(Scene):
             "center",
             max_width=760,
         )
-        others = [t for i, t in enumerate(titles) if i != self.selected]
-        draw.text(
-            surface,
-            layout,
-            "  ·  ".join(others),
-            (400, 84),
-            18,
-            "serif",
-            theme.MUTED,
-            "center",
-            max_width=760,
-        )
         for i, lang in enumerate(LANGUAGES):
             x = 40 + i * 250
             chosen = i == self.selected or self.pressed == lang
@@ -102,7 +89,7 @@ class Language(Scene):
             draw.text(
                 surface,
                 layout,
-                FLAGS_TEXT[lang],
+                lang.upper(),
                 (x + 110, 180),
                 64,
                 "serif-bold",
@@ -119,4 +106,16 @@ class Language(Scene):
                 theme.TEXT if chosen else theme.MUTED,
                 "center",
                 max_width=200,
+            )
+            # Under each card, the question in that card's language: a visitor finds theirs.
+            draw.text(
+                surface,
+                layout,
+                titles[i],
+                (x + 110, 390),
+                24,
+                "serif",
+                theme.GOLD if chosen else theme.MUTED,
+                "center",
+                max_width=236,
             )

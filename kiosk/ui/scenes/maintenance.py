@@ -20,15 +20,23 @@ import pygame
 from kiosk import curator, health
 from kiosk.gamelog import event_rows, game_record
 from kiosk.i18n import N_
+from kiosk.stats import statistics, sum_distribution
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene, heading
 from kiosk.ui.scenes import staff_panels
-from kiosk.ui.stats import statistics, sum_distribution
+from kiosk.ui.scenes.play import REROLL_REASONS
 from kiosk.worker import ToolResult
 
 log = logging.getLogger(__name__)
 
+# What the tray watcher sees (vision.settle states), in plain words rather than state names.
+TRAY_STATES = {
+    "empty": N_("The tray is empty."),
+    "moving": N_("The dice are moving."),
+    "settled": N_("The dice have come to rest."),
+}
+TRAY_UNKNOWN = N_("Watching the tray.")
 # What the calibration says of the picture (vision.calibrate.Verdict values).
 VERDICTS = {
     "ok": N_("The picture is good."),
@@ -202,7 +210,8 @@ class Maintenance(Scene):
                     dice=" ".join(map(str, roll.values)), total=roll.total
                 )
             else:
-                self.status = tr("Reroll: {reason}").format(reason=roll.detail or roll.reason)
+                reason = REROLL_REASONS.get(str(roll.reason), REROLL_REASONS["unreadable"])
+                self.status = tr("Throw again: {reason}").format(reason=tr(reason))
         elif event.name == "calibrate":
             calibration, quality = event.value
             verdict = tr(VERDICTS.get(str(quality.verdict), VERDICTS["ok"]))
@@ -310,7 +319,7 @@ class Maintenance(Scene):
         draw.text(
             surface,
             layout,
-            self.tr("Tray: {state}").format(state=preview.motion),
+            self.tr(TRAY_STATES.get(preview.motion, TRAY_UNKNOWN)),
             (292, 82),
             14,
             "sans-bold",

@@ -34,7 +34,7 @@ ENTER_DICE = {2: N_("Enter the two dice")}
 REROLL_REASONS = {
     "wrong_count": N_("The table needs exactly three dice in the track."),
     "unreadable": N_("A die could not be read."),
-    "cocked": N_("A die is leaning, or touches the wall (it may lean)."),
+    "cocked": N_("A die leans, or touches the wall of the track."),
     "overlap": N_("Two dice lie on top of each other."),
     "cut": N_("A die is at the edge of the track."),
     "blur": N_("The picture is blurred."),
@@ -46,10 +46,21 @@ UNDO_CONFIRM_SECONDS = 4.0
 REVEAL_SECONDS = 3.0  # the throw fills the screen this long (a button skips it)
 END_PAUSE_SECONDS = 3.5  # the last throw stays on screen this long before the result
 HISTORY_CHIPS = 8  # past totals in the title bar
-# Where the table's sentences go (design units): at body size they wrap at 55 characters.
-RULING_BOX = (26, 132, 352, 104)
-NEXT_BOX = (30, 324, 660, 104)
-LINE_SPACING = 1.15
+# Where things go on the table (design units, x, y, width, height). The sentences are set at
+# body size (5 mm cap height on the 7-inch panel): the ruling in three lines at most, the next
+# throw in three; tests/kiosk/test_legibility.py checks every sentence the games can produce.
+LAST_BOX = (12, 42, 540, 190)  # the last throw: dice, total, ruling
+RULING_BOX = (24, 112, 518, 118)
+TRAY_BOX = (560, 42, 228, 190)  # the camera's picture, each die outlined with its read
+SEAT_Y, SEAT_H = 236, 60
+NEXT_PANEL = (12, 300, 776, 130)
+NEXT_BOX = (24, 306, 752, 120)
+WIDE_BOX = (12, 42, 776, 190)  # entering dice, or a choice, over the last throw and the tray
+REVEAL_RULING_BOX = (24, 208, 752, 124)  # the throw shown big: its ruling, three lines at most
+REVEAL_GLOSS_BOX = (24, 340, 752, 86)  # and a term met for the first time, two lines
+LINE_SPACING = 1.1
+CHOOSE_HINT = N_("◀ ▶ choose, ● calls.")
+CANCEL_HINT = N_("Hold ◀ to cancel.")
 
 
 class Play(Scene):
@@ -257,16 +268,16 @@ class Play(Scene):
             return
         self.draw_title(surface, layout)
         if self.entry is not None:
-            box = layout.rect(12, 44, 776, 196)
+            box = layout.rect(*WIDE_BOX)
             draw.panel(surface, box, layout, color=(12, 10, 8), radius=10)
             self.draw_entry(surface, layout, box)
         elif self.match.choice is not None:
-            box = layout.rect(12, 44, 776, 196)
+            box = layout.rect(*WIDE_BOX)
             draw.panel(surface, box, layout, color=(12, 10, 8), radius=10)
             self.draw_choice(surface, layout, self.match.choice)
         else:
             self.draw_last(surface, layout)
-            self.draw_tray(surface, layout, layout.rect(404, 44, 384, 196))
+            self.draw_tray(surface, layout, layout.rect(*TRAY_BOX))
         for seat in (0, 1):
             self.draw_seat(surface, layout, seat, 12 + seat * 392)
         self.draw_next(surface, layout)
@@ -290,11 +301,19 @@ class Play(Scene):
         left = 40 + 70 * (3 - len(last.dice))  # two dice (Hazard) closer to the total
         for i, value in enumerate(last.dice):
             draw.die(surface, layout.rect(left + i * 140, 70, 120, 120), value)
-        draw.text(surface, layout, "=", (468, 84), 80, "sans-bold", theme.MUTED, "center")
+        draw.text(surface, layout, "=", (478, 84), 80, "sans-bold", theme.MUTED, "center")
         draw.styled(surface, layout, str(last.total), (640, 40), theme.REVEAL_TOTAL)
         ruling = tr.ruling(last.ruling.key, last.ruling.params)
         draw.paragraph(
-            surface, layout, ruling, (40, 222, 720, 116), 34, "sans-bold", theme.TEXT, "center"
+            surface,
+            layout,
+            ruling,
+            REVEAL_RULING_BOX,
+            theme.BODY_BOLD.size,
+            "sans-bold",
+            theme.TEXT,
+            "center",
+            spacing=LINE_SPACING,
         )
         term = explain.new_term(self.match.entries)
         if term is not None:
@@ -302,11 +321,12 @@ class Play(Scene):
                 surface,
                 layout,
                 explain.gloss(tr, term),
-                (40, 346, 720, 80),
+                REVEAL_GLOSS_BOX,
                 theme.BODY.size,
                 "sans",
                 theme.MUTED,
                 "center",
+                spacing=LINE_SPACING,
             )
 
     # -- the table -----------------------------------------------------------------------------
@@ -353,8 +373,9 @@ class Play(Scene):
     def draw_last(self, surface: pygame.Surface, layout: Layout) -> None:
         """The last throw: its dice, its total in big figures, and its ruling."""
         tr, match = self.tr, self.match
-        box = layout.rect(12, 44, 380, 196)
+        box = layout.rect(*LAST_BOX)
         draw.panel(surface, box, layout, radius=10)
+        centre = LAST_BOX[0] + LAST_BOX[2] / 2
         if self.reroll is not None:
             reason = REROLL_REASONS.get(self.reroll, REROLL_REASONS["unreadable"])
             if self.reroll == "wrong_count":
@@ -364,22 +385,23 @@ class Play(Scene):
                 surface,
                 layout,
                 tr("Please throw again."),
-                (202, 62),
-                34,
+                (centre, 54),
+                40,
                 "sans-bold",
                 theme.WARN,
                 "center",
-                max_width=350,
+                max_width=LAST_BOX[2] - 24,
             )
             draw.paragraph(
                 surface,
                 layout,
                 reason,
-                (28, 116, 348, 120),
+                RULING_BOX,
                 theme.BODY.size,
                 "sans",
                 theme.TEXT,
                 "center",
+                spacing=LINE_SPACING,
             )
             return
         last = match.last
@@ -388,22 +410,23 @@ class Play(Scene):
                 surface,
                 layout,
                 tr("First throw"),
-                (202, 62),
-                34,
+                (centre, 54),
+                40,
                 "sans-bold",
                 theme.GOLD,
                 "center",
-                max_width=350,
+                max_width=LAST_BOX[2] - 24,
             )
             draw.paragraph(
                 surface,
                 layout,
                 tr.ruling(match.state.phase),
-                (28, 116, 348, 120),
+                RULING_BOX,
                 theme.BODY.size,
                 "sans",
                 theme.TEXT,
                 "center",
+                spacing=LINE_SPACING,
             )
             return
         if last.is_choice:  # a called main: the number, no dice
@@ -411,16 +434,17 @@ class Play(Scene):
                 surface,
                 layout,
                 tr("main {main}").format(main=last.dice[0]),
-                (26, 62),
-                34,
+                (26, 54),
+                40,
                 "sans-bold",
                 theme.GOLD,
                 max_width=250,
             )
         else:
             for i, value in enumerate(last.dice):
-                draw.die(surface, layout.rect(26 + i * 62, 60, 54, 54), value)
-            draw.styled(surface, layout, str(last.total), (300, 44), theme.TOTAL)
+                draw.die(surface, layout.rect(26 + i * 64, 52, 56, 56), value)
+            draw.text(surface, layout, "=", (250, 44), 52, "sans-bold", theme.MUTED, "center")
+            draw.styled(surface, layout, str(last.total), (340, 28), theme.TOTAL)
         ruling = tr.ruling(last.ruling.key, last.ruling.params)
         draw.paragraph(
             surface,
@@ -442,15 +466,17 @@ class Play(Scene):
                 message = self.tr("No camera: enter the dice with the buttons.")
             elif getattr(self.kiosk.worker, "camera_ok", False) is None:
                 message = self.tr("Starting the camera...")
+            x, y, w, h = TRAY_BOX
             draw.paragraph(
                 surface,
                 layout,
                 message,
-                (420, 110, 352, 100),
-                24,
+                (x + 8, y + 8, w - 16, h - 16),
+                theme.BODY_BOLD.size,
                 "sans-bold",
                 theme.WARN,
                 "center",
+                spacing=LINE_SPACING,
             )
             return
         inner = box.inflate(-layout.px(8), -layout.px(8))
@@ -459,16 +485,20 @@ class Play(Scene):
         surface.blit(image, target)
         self.draw_dice_marks(surface, layout, preview, target, scale)
         if preview.motion == "moving" and self.match and not self.match.is_over:
-            draw.text(
+            x, y, w, h = TRAY_BOX
+            band = pygame.Surface(layout.rect(x, y, w, 96).size, pygame.SRCALPHA)
+            band.fill(theme.OVERLAY)
+            surface.blit(band, layout.point(x, y + (h - 96) / 2))
+            draw.paragraph(
                 surface,
                 layout,
                 self.tr("The dice are rolling..."),
-                (596, 52),
-                20,
+                (x + 6, y + (h - 96) / 2 + 6, w - 12, 86),
+                theme.BODY_BOLD.size,
                 "sans-bold",
                 theme.TEXT,
                 "center",
-                max_width=360,
+                spacing=1.0,
             )
 
     def _surface(self, preview, room: tuple[int, int]) -> tuple[pygame.Surface, float]:
@@ -517,11 +547,11 @@ class Play(Scene):
         else:
             title = tr(ENTER_DICE.get(len(self.entry or ()), "Enter the three dice"))
         draw.text(
-            surface, layout, title, (400, 52), 26, "sans-bold", theme.GOLD, "center", max_width=740
+            surface, layout, title, (400, 48), 36, "sans-bold", theme.GOLD, "center", max_width=752
         )
-        left = 60 + 65 * (3 - len(self.entry or ()))  # fewer dice stay centred on the same place
+        left = 90 + 55 * (3 - len(self.entry or ()))  # fewer dice stay centred on the same place
         for i, value in enumerate(self.entry or ()):
-            rect = layout.rect(left + i * 130, 98, 100, 100)
+            rect = layout.rect(left + i * 110, 100, 80, 80)
             selected = i == self.entry_index
             draw.die(surface, rect, value, edge=theme.GOLD if selected else None)
             if selected:
@@ -533,17 +563,17 @@ class Play(Scene):
                     border_radius=layout.px(18),
                 )
         total = sum(self.entry or ())
-        draw.styled(surface, layout, str(total), (620, 88), theme.TOTAL)
+        draw.styled(surface, layout, str(total), (600, 80), theme.TOTAL)
         draw.text(
             surface,
             layout,
-            tr("Hold the left button to cancel."),
-            (400, 208),
-            20,
+            tr(CANCEL_HINT),
+            (400, 188),
+            theme.BODY.size,
             "sans",
             theme.MUTED,
             "center",
-            max_width=740,
+            max_width=752,
         )
 
     def draw_choice(self, surface, layout, choice) -> None:
@@ -551,18 +581,18 @@ class Play(Scene):
         tr = self.tr
         title = tr("{player}: call the main.").format(player=tr.player(int(choice.seat)))
         draw.text(
-            surface, layout, title, (400, 52), 26, "sans-bold", theme.GOLD, "center", max_width=740
+            surface, layout, title, (400, 48), 36, "sans-bold", theme.GOLD, "center", max_width=752
         )
         width = 720 / len(choice.options)
         for i, option in enumerate(choice.options):
             selected = i == self.option % len(choice.options)
-            rect = layout.rect(40 + i * width + 8, 96, width - 16, 100)
+            rect = layout.rect(40 + i * width + 8, 96, width - 16, 84)
             colour = draw.option(surface, layout, rect, selected, radius=12, width=3)
             draw.text(
                 surface,
                 layout,
                 str(option),
-                (40 + i * width + width / 2, 112),
+                (40 + i * width + width / 2, 104),
                 56,
                 "serif-bold",
                 colour,
@@ -571,13 +601,13 @@ class Play(Scene):
         draw.text(
             surface,
             layout,
-            tr("Left and right choose, the middle button calls."),
-            (400, 208),
-            20,
+            tr(CHOOSE_HINT),
+            (400, 188),
+            theme.BODY.size,
             "sans",
             theme.MUTED,
             "center",
-            max_width=740,
+            max_width=752,
         )
 
     def draw_seat(self, surface, layout, seat: int, x: float) -> None:
@@ -585,7 +615,8 @@ class Play(Scene):
         tr, match = self.tr, self.match
         state = match.state
         turn = not match.is_over and int(state.to_throw) == seat and self.entry is None
-        box = layout.rect(x, 246, 384, 70)
+        y = SEAT_Y
+        box = layout.rect(x, y, 384, SEAT_H)
         draw.panel(
             surface,
             box,
@@ -594,12 +625,12 @@ class Play(Scene):
             radius=10,
             width=4 if turn else 1,
         )
-        pygame.draw.circle(surface, theme.SEATS[seat], layout.point(x + 22, 266), layout.px(9))
+        pygame.draw.circle(surface, theme.SEATS[seat], layout.point(x + 22, y + 18), layout.px(9))
         draw.text(
             surface,
             layout,
             tr.player(seat),
-            (x + 40, 252),
+            (x + 40, y + 2),
             26,
             "sans-bold",
             theme.SEATS[seat],
@@ -611,7 +642,7 @@ class Play(Scene):
             below, colour = tr("won so far: {n}").format(n=f"{state.ledger[seat]:+d}"), theme.TEXT
         else:
             below, colour = "", theme.MUTED
-        draw.text(surface, layout, below, (x + 40, 286), 20, "sans-bold", colour, max_width=200)
+        draw.text(surface, layout, below, (x + 40, y + 33), 20, "sans-bold", colour, max_width=250)
         chances = getattr(state, "chances", None)
         chance = chances[seat] if chances is not None else None
         # In Hazard the other player's number is the caster's main, which wins for him.
@@ -620,8 +651,8 @@ class Play(Scene):
             surface,
             layout,
             tr("main") if setter else tr("chance"),
-            (x + 290, 264),
-            18,
+            (x + 290, y + 4),
+            theme.LABEL.size,
             "sans",
             theme.MUTED,
             "right",
@@ -632,7 +663,7 @@ class Play(Scene):
             surface,
             layout,
             value,
-            (x + 372, 248),
+            (x + 372, y - 4),
             theme.CHANCE,
             color=theme.TEXT if chance else theme.MUTED,
         )
@@ -640,7 +671,7 @@ class Play(Scene):
     def draw_next(self, surface, layout) -> None:
         """What the next throw can do (or the undo question, or the end of the game)."""
         tr, match = self.tr, self.match
-        box = layout.rect(12, 322, 776, 108)
+        box = layout.rect(*NEXT_PANEL)
         draw.panel(surface, box, layout, color=theme.BACKGROUND, radius=10)
         if self.undo_armed > 0:
             sentence, colour = tr("Press left again to undo the last throw."), theme.WARN

@@ -20,7 +20,10 @@ EVEN = N_("All square!")
 PRIZE = N_("{player} took the prize: {stakes}.")
 AHEAD_BY_AZARS = N_("{player} won more with azars and ends ahead.")
 EVEN_AFTER_AZARS = N_("With the azars paid, both players end even.")
-NET_LABEL = N_("stakes, net for the game")
+NET_LABEL = N_("stakes this game")
+EXPLANATION_BOX = (24, 132, 752, 84)  # the ruling that ended it, two lines at body size
+WHY_BOX = (24, 218, 752, 82)  # the rule that decided, two lines
+CARD_Y, CARD_H = 304, 124
 
 
 class Result(Scene):
@@ -88,21 +91,23 @@ class Result(Scene):
             surface,
             layout,
             self.explanation(),
-            (40, 136, 720, 70),
+            EXPLANATION_BOX,
             theme.BODY.size,
             "sans",
             theme.TEXT,
             "center",
+            spacing=1.1,
         )
         draw.paragraph(
             surface,
             layout,
             self.why(result),
-            (40, 206, 720, 40),
-            24,
+            WHY_BOX,
+            theme.BODY_BOLD.size,
             "sans-bold",
             theme.GOLD,
             "center",
+            spacing=1.1,
         )
         for seat in (0, 1):
             self.draw_net(surface, layout, seat, result.net[seat])
@@ -141,26 +146,27 @@ class Result(Scene):
     def draw_net(self, surface: pygame.Surface, layout: Layout, seat: int, net: int) -> None:
         tr = self.tr
         x = 210 + seat * 380
-        box = layout.rect(x - 170, 254, 340, 170)
+        y = CARD_Y
+        box = layout.rect(x - 170, y, 340, CARD_H)
         draw.panel(surface, box, layout, edge=theme.SEATS[seat], radius=12, width=2)
         draw.text(
             surface,
             layout,
             tr.player(seat),
-            (x, 262),
+            (x, y + 4),
             30,
             "sans-bold",
             theme.SEATS[seat],
             "center",
         )
         figure = f"{net:+d}" if net else "0"
-        draw.text(surface, layout, figure, (x, 298), 64, "sans-bold", theme.TEXT, "center")
+        draw.text(surface, layout, figure, (x, y + 34), 56, "sans-bold", theme.TEXT, "center")
         draw.text(
             surface,
             layout,
             tr(NET_LABEL),
-            (x, 382),
-            20,
+            (x, y + 94),
+            theme.LABEL.size,
             "sans",
             theme.MUTED,
             "center",

@@ -76,8 +76,11 @@ TITLES = {
 }
 PAGES = ("azar", "medio_azar", "hazard", "glossary", "history", "odds", "sources")
 MAIN_ROW = N_("{game}, main of {main}")
-BOX = (120, 96, 560, 330)  # a text page: 560 units hold 55 characters at 24
-SIZES = {False: 24, True: 32}  # body size, normal and large text
+CENTRED = theme.Style(theme.BODY.size, "sans", theme.MUTED, "center")
+BOX = (44, 80, 712, 346)  # a text page: at body size about 36 characters a line
+SIZES = {False: theme.BODY.size, True: 46}  # body size, normal and large text
+SPACING = 1.2  # line height, in font line sizes
+ODDS_ROWS = 5  # rows of the odds table a screenful holds
 
 
 class Rules(Scene):
@@ -152,11 +155,12 @@ class Rules(Scene):
     def parts(self, layout: Layout | None = None) -> list[str]:
         """The page's text cut into screenfuls at the current size (whole paragraphs)."""
         if PAGES[self.page] == "odds":
-            return [""]
+            rows = len(facts.odds_table()) if facts.ready() else 1
+            return [""] * max(1, -(-rows // ODDS_ROWS))
         layout = layout or self.kiosk.layout
         px = layout.px(SIZES[self.large])
         width, height = layout.px(BOX[2]), layout.px(BOX[3])
-        line_h = round(draw.font("sans", px).get_linesize() * 1.3 / 1.17)
+        line_h = round(draw.font("sans", px).get_linesize() * SPACING / 1.17)
         parts: list[list[str]] = [[]]
         used = 0
         for paragraph in self.page_text().split("\n"):
@@ -169,7 +173,6 @@ class Rules(Scene):
         return ["\n\n".join(part) for part in parts]
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
-        tr = self.tr
         page = PAGES[self.page]
         parts = self.parts(layout)
         self.part = min(self.part, len(parts) - 1)
@@ -179,7 +182,7 @@ class Rules(Scene):
         draw.text(surface, layout, footer, (786, 12), 16, "sans", theme.MUTED, "right")
         self.draw_large_toggle(surface, layout)
         if page == "odds":
-            heading(surface, layout, self.title(), tr("Computed by the rules engine."))
+            heading(surface, layout, self.title())
             self.draw_odds(surface, layout)
             return
         heading(surface, layout, self.title())
@@ -191,7 +194,7 @@ class Rules(Scene):
             SIZES[self.large],
             "sans",
             theme.TEXT,
-            spacing=1.3,
+            spacing=SPACING,
         )
 
     def draw_large_toggle(self, surface: pygame.Surface, layout: Layout) -> None:
@@ -209,52 +212,35 @@ class Rules(Scene):
         draw.text(surface, layout, label, (48, 10), 26, "sans-bold", theme.GOLD, "center")
 
     def draw_odds(self, surface: pygame.Surface, layout: Layout) -> None:
+        """The exact odds, a few games a screenful: who casts first wins how often, and how
+        many throws a game lasts (the caster's losses are the rest of the hundred)."""
         tr = self.tr
         if not facts.ready():
-            draw.text(
-                surface,
-                layout,
-                tr("Computing the odds..."),
-                (400, 200),
-                26,
-                "sans",
-                theme.MUTED,
-                "center",
-            )
+            draw.styled(surface, layout, tr("Computing the odds..."), (400, 200), CENTRED)
             return
-        columns = (
-            (380, tr("First player wins")),
-            (540, tr("First player loses")),
-            (700, tr("Throws per game")),
-        )
+        columns = ((610, tr("First player wins")), (720, tr("Throws per game")))
         for x, label in columns:
             draw.paragraph(
                 surface,
                 layout,
                 label,
-                (x - 78, 96, 156, 44),
-                16,
+                (x - 55, 74, 110, 52),
+                20,
                 "sans-bold",
                 theme.MUTED,
                 "center",
+                spacing=1.0,
             )
-        for row, (key, main, wins, loses, throws) in enumerate(facts.odds_table()):
+        rows = facts.odds_table()[self.part * ODDS_ROWS :][:ODDS_ROWS]
+        for row, (key, main, wins, _loses, throws) in enumerate(rows):
             title = tr.ruling(key)
             if main is not None:
                 title = tr(MAIN_ROW).format(game=title, main=main)
-            y = 144 + row * 54
-            box = layout.rect(40, y, 720, 46)
-            draw.panel(surface, box, layout, radius=8)
+            y = 132 + row * 60
+            draw.panel(surface, layout.rect(30, y, 740, 54), layout, radius=8)
             draw.text(
-                surface,
-                layout,
-                title,
-                (56, y + 10),
-                22,
-                "serif-bold",
-                theme.GOLD,
-                max_width=240,
+                surface, layout, title, (42, y + 8), 38, "serif-bold", theme.GOLD, max_width=496
             )
-            values = (tr.percent(wins), tr.percent(loses), tr.decimal(throws, 2))
+            values = (tr.percent(wins, 1), tr.decimal(throws, 1))
             for (x, _), value in zip(columns, values, strict=True):
-                draw.text(surface, layout, value, (x, y + 10), 22, "sans", theme.TEXT, "center")
+                draw.text(surface, layout, value, (x, y + 8), 36, "sans", theme.TEXT, "center")
