@@ -3,7 +3,7 @@
 A fixed-step main loop (`Kiosk.run`) reads pygame input and the one event queue (buttons from
 their GPIO thread, throws and camera status from the vision worker), updates the current scene,
 draws it, and pings systemd's watchdog. Nothing in the loop waits for the camera or the disk
-beyond one committed SQLite insert per throw.
+beyond `WRITE_WAIT_SECONDS` for the log's writer thread before a frame is shown.
 
 A scene that raises is logged and replaced by a calm message and a safe scene: visitors never
 see a traceback.
@@ -23,6 +23,7 @@ from typing import Any
 import pygame
 
 from kiosk import sdnotify
+from kiosk.clock import ScaledClock
 from kiosk.events import CameraStatus, RollRead, Touched
 from kiosk.gamelog import GameLog
 from kiosk.i18n import Translator
@@ -50,18 +51,7 @@ LOG_RETRY_SECONDS = 5.0  # how often writes waiting for a full disk are tried ag
 STOP_SECONDS = 6.0  # wait at most this long for the vision worker (systemd allows 10 s)
 INPUT_PER_FRAME = 32  # pygame events handled per frame at most (a storm is cut short)
 BUTTONS_PER_FRAME = 8  # button presses acted on per frame at most
-
-
-class ScaledClock:
-    """Monotonic time running `speed` times faster (the autoplay demo and tests use it)."""
-
-    def __init__(self, speed: float = 1.0, base: Callable[[], float] = time.monotonic) -> None:
-        self.speed = speed
-        self.base = base
-        self._start = base()
-
-    def __call__(self) -> float:
-        return self._start + (self.base() - self._start) * self.speed
+WRITE_WAIT_SECONDS = 0.05  # a frame waits this long at most for its writes to be on disk
 
 
 class Kiosk:
@@ -484,6 +474,7 @@ class Kiosk:
                 self.draw_notices()
             except Exception:
                 log.exception("cannot draw the notice either")
+        self.log.settle(WRITE_WAIT_SECONDS)  # the ruling drawn is on disk before it is shown
         self.frames += 1
         self._stalled = time.monotonic() - started >= STALL_SECONDS
 
@@ -570,6 +561,7 @@ def build(
     screen = open_screen(size or (cfg.window_size if windowed else cfg.fullscreen_size), windowed)
     folder = find_data_dir(data_dir or cfg.data_dir)
     gamelog = GameLog.in_dir(folder)
+    gamelog.start_writer()  # a slow card or another process's lock never holds the screen
     events: queue.Queue = queue.Queue()
 
     camera_cfg = config.camera

@@ -11,7 +11,7 @@ import importlib
 import sys
 
 # Module names under kiosk.commands, in the order `--help` lists them.
-COMMANDS = ("run", "odds", "simulate", "read", "watch", "calibrate", "history")
+COMMANDS = ("run", "odds", "simulate", "read", "watch", "calibrate", "history", "stats")
 
 
 def version() -> str:

@@ -14,6 +14,11 @@ deleted -wal file are noticed and reported (`incidents`). Writes wait at most `B
 for another process's lock; a write that cannot get it waits in the queue, off the screen's
 time, like a write to a full disk.
 
+With `start_writer()` (the kiosk's own log) the writes run on a thread of their own, so a
+slow card or a lock never holds the screen; `settle(seconds)` waits for them, and the kiosk
+calls it before each frame is shown, so a ruling is on screen only once it is on disk, unless
+the disk is stalled (then the screen goes on and the write waits in the queue, reported).
+
 `GameLog.reader(path)` opens a log read-only for `history`: it never creates, renames or
 repairs anything, and raises `LogUnreadable` when it cannot read.
 """
@@ -24,6 +29,7 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -35,10 +41,12 @@ log = logging.getLogger(__name__)
 
 DB_NAME = "games.sqlite3"
 BUSY_SECONDS = 0.1  # longest wait for another process's write lock (sqlite's default: 5 s)
+RETRY_SECONDS = 5.0  # the writer thread tries waiting writes and checks the file this often
 
 
 class LogUnreadable(Exception):
     """The log cannot be read (missing, damaged, no permission); the message says which."""
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -69,6 +77,12 @@ CREATE TABLE IF NOT EXISTS events (
     UNIQUE (game_id, seq)
 );
 CREATE INDEX IF NOT EXISTS events_game ON events (game_id, seq);
+CREATE TABLE IF NOT EXISTS rerolls (  -- "throw again": no throw, so not one of the game's events
+    id      INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    t       REAL NOT NULL,        -- unix time
+    reason  TEXT NOT NULL         -- vision.reading.RerollReason value, or "wrong_count"
+);
 """
 
 CHOICE = "choice"  # a player's decision (Hazard's main): its option is kept as the event's dice
@@ -217,6 +231,10 @@ class GameLog:
         self.problem: str | None = None
         self.incidents: list[str] = []  # what went wrong and was dealt with, for the staff
         self._pending: list[tuple[str, tuple]] = []
+        self._lock = threading.RLock()  # the connection: one thread at a time
+        self._queued = threading.Condition()  # `_pending`: writes added, writes done
+        self._writer: threading.Thread | None = None
+        self._stopping = self._failing = False  # the writer: asked to stop; its writes fail
         self._path = None if path is None or str(path) == ":memory:" else Path(path)
         self._held: list[tuple[str, tuple]] | None = None  # written to memory, not yet to a file
         self._file: tuple[int, int] | None = None  # (device, inode) of the open file
@@ -250,6 +268,8 @@ class GameLog:
         log_ = cls.__new__(cls)
         log_.clock, log_.problem, log_.incidents = time.time, None, []
         log_._pending, log_._path, log_._held, log_._file = [], None, None, None
+        log_._lock, log_._queued, log_._writer = threading.RLock(), threading.Condition(), None
+        log_._stopping = log_._failing = False
         log_._conn, log_._last_id = conn, 0
         return log_
 
@@ -293,9 +313,62 @@ class GameLog:
         return cls(Path(directory) / DB_NAME, clock=clock)
 
     def close(self) -> None:
-        if self._pending:
-            self._flush()
-        self._conn.close()
+        """Stop the writer (it writes what is queued first), then close the file."""
+        if self._writer is not None:
+            with self._queued:
+                self._stopping = True
+                self._queued.notify_all()
+            self._writer.join(timeout=2 * RETRY_SECONDS)
+        with self._lock:
+            if self._pending:
+                self._flush()
+            self._conn.close()
+
+    # -- the writer thread ---------------------------------------------------------------------
+    def start_writer(self) -> None:
+        """From now on writes are queued and run on a thread of their own."""
+        if self._writer is None:
+            self._writer = threading.Thread(target=self._write_loop, name="game log", daemon=True)
+            self._writer.start()
+
+    def _write_loop(self) -> None:
+        checked = time.monotonic()
+        while True:
+            with self._queued:
+                if not self._stopping and (self._failing or not self._pending):
+                    self._queued.wait(RETRY_SECONDS)  # a new write, or time to try again
+                stopping = self._stopping
+            with self._lock:
+                due = time.monotonic() - checked >= RETRY_SECONDS
+                if self._pending and not self._failing and not due:
+                    failing = not self._flush()
+                else:  # the file checks, then the writes (those that failed, too)
+                    checked = time.monotonic()
+                    self._retry_now()
+                    failing = bool(self._pending)
+            with self._queued:
+                self._failing = failing
+                self._queued.notify_all()
+            if stopping:
+                return
+
+    def settle(self, seconds: float) -> bool:
+        """Wait up to `seconds` for the queued writes to be on disk; True when they are. No
+        wait while writes are failing (a full disk, a lock): they wait for the next retry."""
+        with self._queued:
+            if self._writer is None or self._failing:
+                return not self._pending
+            return (
+                self._queued.wait_for(lambda: not self._pending or self._failing, timeout=seconds)
+                and not self._pending
+            )
+
+    def _query(self, sql: str, args: tuple = ()) -> list:
+        """Rows of a read, once this log's own queued writes are in (a stalled disk: soon)."""
+        if self._writer is not None:
+            self.settle(BUSY_SECONDS)
+        with self._lock:
+            return self._conn.execute(sql, args).fetchall()
 
     def _warn(self, message: str) -> None:
         if self.problem != message:
@@ -304,30 +377,49 @@ class GameLog:
 
     # -- writing -------------------------------------------------------------------------------
     def _write(self, sql: str, args: tuple) -> None:
-        """Run one statement in its own transaction, after any statements still pending."""
-        self._pending.append((sql, args))
-        self._flush()
+        """Run one statement in its own transaction, after any statements still pending: now,
+        or on the writer thread once it is started."""
+        with self._queued:
+            self._pending.append((sql, args))
+            self._queued.notify_all()
+        if self._writer is None:
+            with self._lock:
+                self._flush()
 
-    def _flush(self) -> None:
-        while self._pending:
-            sql, args = self._pending[0]
+    def _flush(self) -> bool:
+        """The pending statements in order, until one fails (False: it waits for a retry)."""
+        while True:
+            with self._queued:
+                if not self._pending:
+                    break
+                sql, args = self._pending[0]
             try:
                 self._conn.execute(sql, args)
             except sqlite3.IntegrityError:
                 log.warning("game log: dropped a duplicate event %r", args)
             except sqlite3.Error as error:
                 self._warn(f"cannot write the game log: {error}")
-                return
+                return False
             if self._held is not None:
                 self._held.append((sql, args))
-            self._pending.pop(0)
+            with self._queued:
+                self._pending.pop(0)
+                self._queued.notify_all()
         if self._held is None:
             self.problem = None
+        return True
 
     def retry(self) -> None:
-        """Every few seconds (the kiosk calls it): the log file, if it could not be opened;
-        the writes still waiting (the disk may have room again); and the file still being
-        where it was, with its -wal, so a removed folder or a deleted -wal loses nothing."""
+        """Every few seconds (the kiosk calls it; the writer thread, once started, does it on
+        its own): the log file, if it could not be opened; the writes still waiting (the disk
+        may have room again); and the file still being where it was, with its -wal, so a
+        removed folder or a deleted -wal loses nothing."""
+        if self._writer is not None:
+            return
+        with self._lock:
+            self._retry_now()
+
+    def _retry_now(self) -> None:
         if self._held is not None:
             self._reopen_file()
         elif self._path is not None:
@@ -450,6 +542,13 @@ class GameLog:
             ),
         )
 
+    def reroll(self, game_id: int, reason: str) -> None:
+        """A throw the reader sent back ("throw again"), for the curator's statistics."""
+        self._write(
+            "INSERT INTO rerolls (game_id, t, reason) VALUES (?, ?, ?)",
+            (game_id, self.clock(), str(reason)),
+        )
+
     def finish(self, game_id: int, winner: int | None, reason: str, stakes: int | None) -> None:
         self._write(
             "UPDATE games SET status='over', ended=?, winner=?, reason=?, stakes=? WHERE id=?",
@@ -473,11 +572,11 @@ class GameLog:
     # -- reading -------------------------------------------------------------------------------
     def _events(self, game_id: int) -> tuple[Event, ...]:
         places = "places" if self._has_places() else "NULL"  # an older log, read-only
-        rows = self._conn.execute(
+        rows = self._query(
             "SELECT seq, kind, dice, source, confidence, t, ruling, params,"
             f" {places} FROM events WHERE game_id=? ORDER BY seq",
             (game_id,),
-        ).fetchall()
+        )
         return tuple(
             Event(
                 seq,
@@ -496,7 +595,7 @@ class GameLog:
     def _has_places(self) -> bool:
         """Whether the events hold die places (a log read-only from an older version may not)."""
         if getattr(self, "_places_column", None) is None:
-            columns = self._conn.execute("PRAGMA table_info(events)").fetchall()
+            columns = self._query("PRAGMA table_info(events)")
             self._places_column = any(row[1] == "places" for row in columns)
         return self._places_column
 
@@ -505,9 +604,10 @@ class GameLog:
         (else two empty tuples): a kiosk starting again may find them still in the tray."""
         if not self._has_places():
             return (), ()
-        row = self._conn.execute(
+        rows = self._query(
             "SELECT dice, places FROM events WHERE kind='throw' ORDER BY id DESC LIMIT 1"
-        ).fetchone()
+        )
+        row = rows[0] if rows else None
         if row is None or not row[1]:
             return (), ()
         try:
@@ -538,22 +638,19 @@ class GameLog:
 
     def unfinished(self) -> LoggedGame | None:
         """The game in progress when the kiosk stopped, if any."""
-        row = self._conn.execute(
+        rows = self._query(
             f"SELECT {self._GAME_COLUMNS} FROM games WHERE status='playing'"
             " ORDER BY id DESC LIMIT 1"
-        ).fetchone()
-        return self._game(row) if row else None
+        )
+        return self._game(rows[0]) if rows else None
 
     def games(self) -> Iterator[LoggedGame]:
-        rows = self._conn.execute(f"SELECT {self._GAME_COLUMNS} FROM games ORDER BY id")
-        for row in rows.fetchall():
+        for row in self._query(f"SELECT {self._GAME_COLUMNS} FROM games ORDER BY id"):
             yield self._game(row)
 
     def game(self, game_id: int) -> LoggedGame | None:
-        row = self._conn.execute(
-            f"SELECT {self._GAME_COLUMNS} FROM games WHERE id=?", (game_id,)
-        ).fetchone()
-        return self._game(row) if row else None
+        rows = self._query(f"SELECT {self._GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
+        return self._game(rows[0]) if rows else None
 
     def all_dice(self) -> list[tuple[int, ...]]:
         """Every effective throw of every game, for the statistics screen."""
@@ -562,13 +659,21 @@ class GameLog:
             throws.extend(game.throws)
         return throws
 
+    def rerolls(self) -> list[tuple[int, float, str]]:
+        """Every "throw again" as (game id, unix time, reason); none in a log older than them."""
+        try:
+            rows = self._query("SELECT game_id, t, reason FROM rerolls ORDER BY id")
+        except sqlite3.OperationalError:  # an older log, read-only: it has no such table
+            return []
+        return [(int(g), float(t), str(reason)) for g, t, reason in rows]
+
     def counts(self) -> dict[str, int]:
         """Games by status, for the maintenance screen."""
-        rows = self._conn.execute("SELECT status, COUNT(*) FROM games GROUP BY status")
-        return {status: n for status, n in rows.fetchall()}
+        rows = self._query("SELECT status, COUNT(*) FROM games GROUP BY status")
+        return {status: n for status, n in rows}
 
     def integrity(self) -> str:
-        return str(self._conn.execute("PRAGMA integrity_check").fetchone()[0])
+        return str(self._query("PRAGMA integrity_check")[0][0])
 
 
 # -- export ---------------------------------------------------------------------------------------

@@ -201,6 +201,10 @@ class Match:
         self._record("undo", (), "staff", None, None)
         self.state, self.entries = state, entries
 
+    def reroll(self, reason: str) -> None:
+        """The reader sent the dice back ("throw again"): logged for the curator, not a move."""
+        self.log.reroll(self.game_id, reason)
+
     def abandon(self) -> None:
         if not self.state.is_over:
             self.log.abandon(self.game_id)

@@ -35,12 +35,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     form = parser.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="one JSON list of games")
     form.add_argument("--csv", action="store_true", help="one CSV row per event")
-    parser.add_argument("--data-dir", type=Path, help="folder holding the log")
-    parser.add_argument("--config", type=Path, help="TOML configuration file (for data_dir)")
+    add_log_arguments(parser)
     parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def add_log_arguments(parser: argparse.ArgumentParser) -> None:
+    """--data-dir and --config: where the log is, for every command that reads it."""
+    parser.add_argument("--data-dir", type=Path, help="folder holding the log")
+    parser.add_argument("--config", type=Path, help="TOML configuration file (for data_dir)")
+
+
+def read_log(args: argparse.Namespace, command: str) -> tuple[list, list] | int:
+    """The log's games and rerolls, read-only; or the exit code after saying why not
+    (2: the config is wrong, 1: the log cannot be read)."""
     configured = args.data_dir
     if configured is None and args.config is not None:
         from kiosk.config import ConfigError, load_config
@@ -48,19 +55,26 @@ def run(args: argparse.Namespace) -> int:
         try:
             configured = load_config(args.config).kiosk.data_dir
         except ConfigError as error:
-            print(f"azar-kiosk history: {error}", file=sys.stderr)
+            print(f"azar-kiosk {command}: {error}", file=sys.stderr)
             return 2
     folder = Path(configured) if args.data_dir else data_dir(configured)
     path = folder / DB_NAME
     try:
         gamelog = GameLog.reader(path)
         try:
-            games = list(gamelog.games())
+            return list(gamelog.games()), gamelog.rerolls()
         finally:
             gamelog.close()
     except (LogUnreadable, sqlite3.Error) as error:
-        print(f"azar-kiosk history: {error}", file=sys.stderr)
+        print(f"azar-kiosk {command}: {error}", file=sys.stderr)
         return 1
+
+
+def run(args: argparse.Namespace) -> int:
+    found = read_log(args, "history")
+    if isinstance(found, int):
+        return found
+    games, _ = found
     try:
         write(games, args, sys.stdout)
     except BrokenPipeError:  # `| head`: the reader has seen enough

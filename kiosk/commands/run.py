@@ -65,8 +65,12 @@ def run(args: argparse.Namespace) -> int:
 
         show_error(str(error), args.size, args.windowed, args.max_seconds)
         return 2
-    from kiosk import app
+    from kiosk import app, health
+    from kiosk.gamelog import data_dir
 
+    # For the maintenance screen, across restarts: today's starts, and the errors from here on.
+    health.record_start(data_dir(config.kiosk.data_dir))
+    health.keep_errors(data_dir(config.kiosk.data_dir))
     speed = args.speed if args.speed is not None else (4.0 if args.autoplay else 1.0)
     windowed = True if args.windowed else None
     try:

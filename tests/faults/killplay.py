@@ -142,10 +142,12 @@ def play(folder: Path, seed: int, progress: int) -> None:
     pygame.display.init()
     pygame.font.init()
     clock = Clock()
+    gamelog = GameLog.in_dir(folder)
+    gamelog.start_writer()  # as the kiosk writes: on the log's thread, settled each frame
     kiosk = Kiosk(
         load_config(None),
         pygame.Surface((800, 480)),
-        GameLog.in_dir(folder),
+        gamelog,
         worker=Camera(),
         events=queue.Queue(),
         clock=clock,

@@ -212,7 +212,9 @@ def test_export_writes_json_and_csv(kiosk, tmp_path) -> None:
     kiosk.events.put(roll(2, 3, 4))
     kiosk.frame(0.0)
     staff(kiosk)
-    press(kiosk, *["right"] * 4, "ok")
+    while kiosk.scene.tool != "export":
+        press(kiosk, "right")
+    press(kiosk, "ok")
     exports = sorted(p.suffix for p in (tmp_path / "exports").iterdir())
     assert exports == [".csv", ".json"]
 

@@ -1,6 +1,7 @@
 """Maintenance, for the staff (hold ok then the staff code, the key switch, or F12 in the
 demo): camera view with the reader's overlay, tray calibration from an empty tray, a live test
-read, statistics, export of the log, exit.
+read, the dice statistics, the curator's figures, the technician's health facts, a button and
+light test, export of the log, exit.
 
 Left/right choose a tool, ok runs it; calibrate and exit ask for a second ok within a few
 seconds. Holding ok ends the staff mode, as do `staff.idle_seconds` without a press.
@@ -10,17 +11,20 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from datetime import datetime
 from pathlib import Path
 
 import pygame
 
+from kiosk import curator, health
 from kiosk.gamelog import event_rows, game_record
 from kiosk.i18n import N_
 from kiosk.stats import statistics, sum_distribution
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene, heading
+from kiosk.ui.scenes import staff_panels
 from kiosk.ui.scenes.play import REROLL_REASONS
 from kiosk.worker import ToolResult
 
@@ -46,6 +50,9 @@ TOOLS = (
     ("calibrate", N_("Calibrate the empty tray")),
     ("test_read", N_("Test read")),
     ("stats", N_("Statistics")),
+    ("visits", N_("Visitors")),
+    ("health", N_("Technician")),
+    ("lights", N_("Button and light test")),
     ("export", N_("Export the log")),
     ("back", N_("Back to the game")),
     ("exit", N_("Exit the kiosk")),
@@ -55,6 +62,7 @@ TOOLS = (
 CONFIRM_SECONDS = 4.0  # a second ok within this long confirms calibrate or exit
 CONFIRMED = ("calibrate", "exit")  # tools that replace the calibration or stop the kiosk
 EXPORT_EVERY_SECONDS = 60.0  # at most one export a minute: each one copies the whole log
+LIGHT_TEST_SECONDS = 5.0  # the button and light test ends this long after the last press
 
 
 class Maintenance(Scene):
@@ -63,6 +71,8 @@ class Maintenance(Scene):
     def __init__(self, kiosk) -> None:
         super().__init__(kiosk)
         self.last_export = float("-inf")  # kiosk clock time of the last export, across visits
+        self.started = time.monotonic()  # the scenes are built as the kiosk starts: its uptime
+        self.board = None  # CPU temperature and throttling: None, the Pi's own (tests: a fake)
 
     def enter(self, **options) -> None:
         super().enter(**options)
@@ -72,19 +82,55 @@ class Maintenance(Scene):
         self.test_roll = None
         self.armed: str | None = None  # the tool waiting for its confirming second ok
         self.armed_until = 0.0
+        self.facts: health.Health | None = None
+        self.visits: curator.Visits | None = None
+        self.lit: str | None = None  # the button and light test: the button pressed last
+        self.testing_until = 0.0  # kiosk clock time the light test ends; 0 when not testing
 
     @property
     def tool(self) -> str:
         return TOOLS[self.selected][0]
 
+    @property
+    def testing(self) -> bool:
+        return self.kiosk.clock() < self.testing_until
+
     def on_button(self, button: str, kind: str) -> None:
+        if self.testing:  # every button only lights itself until the test ends
+            self.light(button)
+            return
         if button in ("left", "right"):
             self.selected = (self.selected + (1 if button == "right" else -1)) % len(TOOLS)
             self.status = ""
-            if self.tool == "stats":
-                self.stats = statistics(self.kiosk.log.all_dice())
+            self.refresh()
             return
         self.run_tool()
+
+    def refresh(self) -> None:
+        """Read the facts the chosen tool shows (once on arriving at it, and on Run)."""
+        kiosk = self.kiosk
+        if self.tool == "stats":
+            self.stats = statistics(kiosk.log.all_dice())
+        elif self.tool == "visits":
+            self.visits = curator.visits(list(kiosk.log.games()), kiosk.log.rerolls())
+        elif self.tool == "health":
+            from kiosk.cli import version
+
+            uptime = time.monotonic() - self.started
+            self.facts = health.gather(kiosk.data_dir, uptime, self.board, version())
+
+    def light(self, button: str) -> None:
+        """The light test: `button` lights on screen and its LED; the test runs on."""
+        self.lit = button
+        self.testing_until = self.kiosk.clock() + LIGHT_TEST_SECONDS
+        if self.kiosk.lights is not None:
+            health.light_for(self.kiosk.lights, button)
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.testing_until and not self.testing:  # the test is over: the LEDs as they were
+            self.testing_until, self.lit = 0.0, None
+            self.kiosk.show_turn()
 
     def run_tool(self) -> None:
         tr, kiosk = self.tr, self.kiosk
@@ -103,8 +149,11 @@ class Maintenance(Scene):
                 return
             kiosk.worker.request(tool)
             self.status = tr("Working...")
-        elif tool == "stats":
-            self.stats = statistics(kiosk.log.all_dice())
+        elif tool in ("stats", "visits", "health"):
+            self.refresh()
+        elif tool == "lights":
+            self.testing_until = kiosk.clock() + LIGHT_TEST_SECONDS
+            log.info("the staff started the button and light test")
         elif tool == "export":
             self.status = self.export()
         elif tool == "back":
@@ -172,23 +221,32 @@ class Maintenance(Scene):
         return (self.tr("Previous"), self.tr("Run"), self.tr("Next"))
 
     def view(self) -> tuple:
-        return (self.name, self.selected, self.status)
+        return (self.name, self.selected, self.status, self.lit, self.testing)
 
     def draw(self, surface: pygame.Surface, layout: Layout) -> None:
         tr = self.tr
         heading(surface, layout, tr("Maintenance"))
         for i, (_, label) in enumerate(TOOLS):
-            y = 76 + i * 50
+            y = 74 + i * 35
             chosen = i == self.selected
-            box = layout.rect(16, y, 250, 42)
+            box = layout.rect(16, y, 250, 31)
             colour = draw.option(surface, layout, box, chosen, radius=8, width=2.5)
             draw.text(
-                surface, layout, tr(label), (30, y + 11), 16, "sans-bold", colour, max_width=225
+                surface, layout, tr(label), (30, y + 6), 15, "sans-bold", colour, max_width=225
             )
         area = layout.rect(280, 76, 506, 292)
         draw.panel(surface, area, layout, color=(12, 10, 8), radius=10)
         if self.tool == "stats":
             self.draw_stats(surface, layout)
+        elif self.tool in ("visits", "health"):
+            if (self.visits if self.tool == "visits" else self.facts) is None:
+                self.refresh()  # arrived here without left/right (a screenshot, a test)
+            if self.tool == "visits" and self.visits is not None:
+                staff_panels.draw_visits(surface, layout, tr, self.visits)
+            elif self.facts is not None:
+                staff_panels.draw_health(surface, layout, tr, self.facts)
+        elif self.tool == "lights":
+            staff_panels.draw_light_test(surface, layout, tr, self.lit, self.testing)
         elif self.tool in ("camera", "calibrate", "test_read"):
             self.draw_camera(surface, layout, area)
         else:

@@ -186,6 +186,7 @@ class Play(Scene):
             # A read of another count than the game's (a reader not yet asked for Hazard's
             # two dice) is a re-throw too, never a throw the rules would refuse.
             self.reroll = str(roll.reason) if not roll.ok else "wrong_count"
+            self.match.reroll(self.reroll)
             self.cue("again")
             return
         confidence = min((die.confidence for die in roll.dice), default=None)
