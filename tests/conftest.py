@@ -38,3 +38,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "pi" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def drawn(monkeypatch) -> list[str]:
+    """Every string the screens draw from now on (text lines and paragraphs)."""
+    from kiosk.ui import draw
+
+    seen: list[str] = []
+    for name in ("text", "paragraph"):
+        original = getattr(draw, name)
+
+        def spy(surface, layout, string, *args, _original=original, **kwargs):
+            seen.append(str(string))
+            return _original(surface, layout, string, *args, **kwargs)
+
+        monkeypatch.setattr(draw, name, spy)
+    return seen

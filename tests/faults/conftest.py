@@ -5,7 +5,6 @@ from __future__ import annotations
 import queue
 
 import pygame
-import pytest
 
 from kiosk.app import Kiosk
 from kiosk.config import load_config
@@ -32,23 +31,6 @@ def calibrated(tray):
     from vision.calibration import Calibration
 
     return Calibration(tray.tray_polygon, None, tray.empty_frame())
-
-
-@pytest.fixture
-def drawn(monkeypatch) -> list[str]:
-    """Every string the screens draw from now on (text lines and paragraphs)."""
-    from kiosk.ui import draw
-
-    seen: list[str] = []
-    for name in ("text", "paragraph"):
-        original = getattr(draw, name)
-
-        def spy(surface, layout, string, *args, _original=original, **kwargs):
-            seen.append(str(string))
-            return _original(surface, layout, string, *args, **kwargs)
-
-        monkeypatch.setattr(draw, name, spy)
-    return seen
 
 
 def headless_kiosk(folder, worker, clock=None, events: queue.Queue | None = None) -> Kiosk:

@@ -95,23 +95,6 @@ def kiosk(tmp_path):
     k.log.close()
 
 
-@pytest.fixture
-def drawn(monkeypatch) -> list[str]:
-    """Every string the screens draw from now on."""
-    from kiosk.ui import draw
-
-    seen: list[str] = []
-    for name in ("text", "paragraph"):
-        original = getattr(draw, name)
-
-        def spy(surface, layout, string, *args, _original=original, **kwargs):
-            seen.append(str(string))
-            return _original(surface, layout, string, *args, **kwargs)
-
-        monkeypatch.setattr(draw, name, spy)
-    return seen
-
-
 def press(kiosk: Kiosk, *buttons: str, kind: str = "press") -> None:
     for button in buttons:
         kiosk.events.put(ButtonEvent(button, kind, kiosk.clock()))
