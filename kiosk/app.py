@@ -47,6 +47,7 @@ POINTER_EVENTS = (
     pygame.FINGERDOWN,
     pygame.FINGERUP,
 )
+STAFF_NOTICE = 18  # design size of the staff's own notices (a label, not a visitor's text)
 LOG_RETRY_SECONDS = 5.0  # how often writes waiting for a full disk are tried again
 STOP_SECONDS = 6.0  # wait at most this long for the vision worker (systemd allows 10 s)
 INPUT_PER_FRAME = 32  # pygame events handled per frame at most (a storm is cut short)
@@ -411,30 +412,43 @@ class Kiosk:
         self.draw_notices()
 
     def draw_notices(self) -> None:
-        """Staff warnings along the top edge: the log cannot be written, or an error was met."""
-        lines = []
+        """Warnings along the top edge. The log that cannot be written and the error met are
+        for whoever stands there, visitors too: body size, wrapped. The staff's own (the tray
+        not calibrated, staff mode on) are small, and cover little of the game."""
+        lines: list[tuple[str, float]] = []
         if self.log.problem:
-            lines.append(self.tr("The game log cannot be written. Please tell the staff."))
-        if self.uncalibrated:
-            lines.append(self.tr("The tray is not calibrated. Staff: hold OK, then calibrate."))
-        if self.staff and self.scene.name != "maintenance":
-            lines.append(self.tr("Staff mode: Undo and Correct work. Hold OK to end it."))
-        if self.notice and self.clock() < self.notice_until:
-            lines.append(self.notice)
-        for i, line in enumerate(lines):
-            box = self.layout.rect(120, 4 + i * 30, 560, 26)
-            draw.panel(self.screen, box, self.layout, color=(90, 50, 20), edge=theme.WARN, radius=8)
-            draw.text(
-                self.screen,
-                self.layout,
-                line,
-                (400, 8 + i * 30),
-                14,
-                "sans-bold",
-                theme.TEXT,
-                "center",
-                max_width=540,
+            lines.append(
+                (
+                    self.tr("The game log cannot be written. Please tell the staff."),
+                    theme.BODY_BOLD.size,
+                )
             )
+        if self.uncalibrated:
+            lines.append(
+                (
+                    self.tr("The tray is not calibrated. Staff: hold OK, then calibrate."),
+                    STAFF_NOTICE,
+                )
+            )
+        if self.staff and self.scene.name != "maintenance":
+            lines.append(
+                (self.tr("Staff mode: Undo and Correct work. Hold OK to end it."), STAFF_NOTICE)
+            )
+        if self.notice and self.clock() < self.notice_until:
+            lines.append((self.notice, theme.BODY_BOLD.size))
+        face, top = theme.BODY_BOLD.face, 4.0
+        unit = self.layout.px(100) / 100  # pixels a design unit
+        for line, size in lines:
+            px = self.layout.px(size)
+            _, wrapped, line_h = draw.paragraph_fit(face, px, line, self.layout.px(720), 10**5)
+            height = len(wrapped) * line_h / unit + 2
+            box = self.layout.rect(30, top, 740, height + 8)
+            draw.panel(self.screen, box, self.layout, color=(90, 50, 20), edge=theme.WARN, radius=8)
+            text_box = (40, top + 4, 720, height)
+            draw.paragraph(
+                self.screen, self.layout, line, text_box, size, face, theme.TEXT, "center"
+            )
+            top += height + 12
 
     def screenshot(self) -> None:
         """Save the screen when it shows something new (`--screenshots DIR`)."""

@@ -200,3 +200,33 @@ def test_the_out_of_order_screen_speaks_every_language_at_5_mm(monkeypatch) -> N
     shown = {string: cap_mm(face, px) for face, string, px in drawn}
     assert lines <= shown.keys() and len(lines) == len(LANGUAGES)  # one line per language
     assert all(shown[line] >= 5 for line in lines), shown
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_notices_a_visitor_may_read_have_a_5_mm_cap_height(lang: str, monkeypatch) -> None:
+    """After an error the kiosk says it starts again; a log it cannot write asks for the staff.
+    Both are drawn along the top edge over any screen, at body size."""
+    from kiosk.ui import screenshots
+
+    kiosk = screenshots.make_kiosk((800, 480), lang, None)
+    drawn: list[tuple[str, int]] = []
+    real_fit = draw.paragraph_fit
+
+    def fit(name, px, string, *args, **kwargs):
+        got = real_fit(name, px, string, *args, **kwargs)
+        drawn.append((string, cap_mm(name, got[0])))
+        return got
+
+    monkeypatch.setattr(draw, "paragraph_fit", fit)
+    kiosk.fail("a test")  # as the frame loop does when a scene raises
+    kiosk.log.problem = "disk full"
+    kiosk.render()
+    tr = Translator(lang)
+    lines = [
+        tr("Something went wrong. The table starts again."),
+        tr("The game log cannot be written. Please tell the staff."),
+    ]
+    shown = dict(drawn)
+    assert all(line in shown and shown[line] >= 5 for line in lines), {
+        k: shown.get(k) for k in lines
+    }

@@ -410,13 +410,13 @@ def test_an_uncalibrated_tray_is_shown_to_staff_until_calibrated(kiosk, monkeypa
     from vision.calibration import Calibration
 
     shown: list[str] = []
-    real_text = app_module.draw.text
+    real_paragraph = app_module.draw.paragraph
 
     def record(surface, layout, text, *args, **kwargs):
         shown.append(text)
-        return real_text(surface, layout, text, *args, **kwargs)
+        return real_paragraph(surface, layout, text, *args, **kwargs)
 
-    monkeypatch.setattr(app_module.draw, "text", record)
+    monkeypatch.setattr(app_module.draw, "paragraph", record)
     warning = "The tray is not calibrated. Staff: hold OK, then calibrate."
     kiosk.uncalibrated = True
     kiosk.draw_notices()
