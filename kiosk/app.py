@@ -29,7 +29,7 @@ from kiosk.gamelog import GameLog
 from kiosk.i18n import Translator
 from kiosk.match import Match
 from kiosk.sound import Sounds
-from kiosk.ui import draw, theme
+from kiosk.ui import notices, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene
 from kiosk.ui.still_playing import StillPlaying
@@ -47,7 +47,6 @@ POINTER_EVENTS = (
     pygame.FINGERDOWN,
     pygame.FINGERUP,
 )
-STAFF_NOTICE = 18  # design size of the staff's own notices (a label, not a visitor's text)
 LOG_RETRY_SECONDS = 5.0  # how often writes waiting for a full disk are tried again
 STOP_SECONDS = 6.0  # wait at most this long for the vision worker (systemd allows 10 s)
 INPUT_PER_FRAME = 32  # pygame events handled per frame at most (a storm is cut short)
@@ -420,35 +419,23 @@ class Kiosk:
             lines.append(
                 (
                     self.tr("The game log cannot be written. Please tell the staff."),
-                    theme.BODY_BOLD.size,
+                    notices.VISITOR,
                 )
             )
         if self.uncalibrated:
             lines.append(
                 (
                     self.tr("The tray is not calibrated. Staff: hold OK, then calibrate."),
-                    STAFF_NOTICE,
+                    notices.STAFF,
                 )
             )
         if self.staff and self.scene.name != "maintenance":
             lines.append(
-                (self.tr("Staff mode: Undo and Correct work. Hold OK to end it."), STAFF_NOTICE)
+                (self.tr("Staff mode: Undo and Correct work. Hold OK to end it."), notices.STAFF)
             )
         if self.notice and self.clock() < self.notice_until:
-            lines.append((self.notice, theme.BODY_BOLD.size))
-        face, top = theme.BODY_BOLD.face, 4.0
-        unit = self.layout.px(100) / 100  # pixels a design unit
-        for line, size in lines:
-            px = self.layout.px(size)
-            _, wrapped, line_h = draw.paragraph_fit(face, px, line, self.layout.px(720), 10**5)
-            height = len(wrapped) * line_h / unit + 2
-            box = self.layout.rect(30, top, 740, height + 8)
-            draw.panel(self.screen, box, self.layout, color=(90, 50, 20), edge=theme.WARN, radius=8)
-            text_box = (40, top + 4, 720, height)
-            draw.paragraph(
-                self.screen, self.layout, line, text_box, size, face, theme.TEXT, "center"
-            )
-            top += height + 12
+            lines.append((self.notice, notices.VISITOR))
+        notices.show(self.screen, self.layout, lines)
 
     def screenshot(self) -> None:
         """Save the screen when it shows something new (`--screenshots DIR`)."""

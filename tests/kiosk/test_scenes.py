@@ -406,17 +406,18 @@ def test_calibration_from_the_maintenance_screen_is_saved_and_used(kiosk, tmp_pa
 
 
 def test_an_uncalibrated_tray_is_shown_to_staff_until_calibrated(kiosk, monkeypatch) -> None:
-    import kiosk.app as app_module
     from vision.calibration import Calibration
 
     shown: list[str] = []
-    real_paragraph = app_module.draw.paragraph
+    from kiosk.ui import draw
+
+    real_paragraph = draw.paragraph
 
     def record(surface, layout, text, *args, **kwargs):
         shown.append(text)
         return real_paragraph(surface, layout, text, *args, **kwargs)
 
-    monkeypatch.setattr(app_module.draw, "paragraph", record)
+    monkeypatch.setattr(draw, "paragraph", record)
     warning = "The tray is not calibrated. Staff: hold OK, then calibrate."
     kiosk.uncalibrated = True
     kiosk.draw_notices()
