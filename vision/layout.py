@@ -23,6 +23,7 @@ import numpy as np
 from vision.colour import lab_distance
 from vision.faces import FaceFit, fit_face
 from vision.params import PARAMS, PipParams
+from vision.pips import is_round, resample
 from vision.types import Candidate
 
 BOX_PX = 48  # px per box side in the resampled patch (every size below is in box sides)
@@ -47,12 +48,7 @@ def box_spots(
     box centre at 0, frame axes."""
     tophat, middle, side = _kernels(p)
     scale = BOX_PX / max(candidate.size, 1.0)
-    matrix = cv2.getRotationMatrix2D(candidate.centre, 0.0, scale)
-    matrix[:, 2] += np.array([side / 2, side / 2]) - np.array(candidate.centre)
-    flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    patch = cv2.warpAffine(
-        frame, matrix, (side, side), flags=flags, borderMode=cv2.BORDER_REPLICATE
-    )
+    patch, _ = resample(frame, candidate.centre, 0.0, scale, side)
     lab = cv2.cvtColor(cv2.GaussianBlur(patch, (3, 3), 0.8), cv2.COLOR_BGR2LAB).astype(np.float32)
     distance = lab_distance(lab, np.median(lab[middle], axis=0))
     hat = cv2.morphologyEx(distance, cv2.MORPH_TOPHAT, tophat)
@@ -67,8 +63,8 @@ def box_spots(
         diameter = 2 * np.sqrt(n / np.pi) / BOX_PX
         if not p.laid_out_pip[0] <= diameter <= p.laid_out_pip[1]:
             continue
-        if n < 0.45 * np.pi * (max(w, h) / 2) ** 2 or max(w, h) > 2.0 * min(w, h):
-            continue  # not round: a rim, a scratch, the edge of a shadow
+        if not is_round(w, h, n):
+            continue
         centre = (centroids[i] - side / 2) / BOX_PX
         if np.abs(centre).max() < 0.5:
             centres.append(centre)

@@ -84,16 +84,25 @@ class Spots:
         return mask > 0
 
 
-def _matrix(centre: tuple[float, float], angle: float, scale: float, size: int) -> np.ndarray:
-    """Affine map from the frame to a size x size patch: centre to the middle, turned by angle."""
+def resample(
+    frame: np.ndarray, centre: tuple[float, float], angle: float, scale: float, size: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """A size x size patch of the frame, `centre` in its middle, turned by `angle` (degrees)
+    and scaled by `scale`, and the affine map from frame to patch."""
     matrix = cv2.getRotationMatrix2D(centre, angle, scale)
     matrix[:, 2] += np.array([size / 2, size / 2]) - np.array(centre)
-    return matrix
-
-
-def _warp(frame: np.ndarray, matrix: np.ndarray, size: int, scale: float) -> np.ndarray:
     flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    return cv2.warpAffine(frame, matrix, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    patch = cv2.warpAffine(
+        frame, matrix, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE
+    )
+    return patch, matrix
+
+
+def is_round(w: int, h: int, n: int, fill: float = 0.45, ratio: float = 2.0) -> bool:
+    """Is a spot of n pixels in a w x h box round enough for a pip: it fills `fill` of the
+    disc of its box's longer side, and that side is under `ratio` times the shorter (not a
+    crack, a scratch, a rim or the edge of a shadow)?"""
+    return n >= fill * np.pi * (max(w, h) / 2) ** 2 and max(w, h) <= ratio * min(w, h)
 
 
 def _square(size: int, half: float) -> np.ndarray:
@@ -140,8 +149,7 @@ def find_face(
     """
     middle_mask = _masks(p)[0]
     scale = p.patch / (p.patch_span * side)
-    matrix = _matrix(centre, angle, scale, p.patch)
-    patch = _warp(frame, matrix, p.patch, scale)
+    patch, matrix = resample(frame, centre, angle, scale, p.patch)
     body = np.zeros((p.patch, p.patch), np.uint8)
     points = cv2.transform(outline.astype(np.float32), matrix)
     cv2.fillPoly(body, [np.round(points).astype(np.int32)], 1)
@@ -193,8 +201,7 @@ def find_spots(frame: np.ndarray, face: Face, p: PipParams = PARAMS.pips) -> Spo
     _, inner_mask, area_mask = _masks(p)
     side = face_patch(p)
     scale = p.face_px / face.side
-    matrix = _matrix(face.centre, face.angle, scale, side)
-    patch = _warp(frame, matrix, side, scale)
+    patch, matrix = resample(frame, face.centre, face.angle, scale, side)
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     area, inner = area_mask > 0, inner_mask > 0
     colour = np.median(lab[inner], axis=0)
@@ -219,8 +226,8 @@ def find_spots(frame: np.ndarray, face: Face, p: PipParams = PARAMS.pips) -> Spo
         diameter = max(w, h) / p.face_px
         if not p.pip_min <= diameter <= p.pip_max:
             continue
-        if n < 0.45 * np.pi * (max(w, h) / 2) ** 2 or max(w, h) > 2.0 * min(w, h):
-            continue  # not round: a crack, a scratch, the edge of a shadow
+        if not is_round(w, h, n):
+            continue
         centre = (centroids[i] - side / 2) / p.face_px
         if edge[i]:
             cut += bool(np.abs(centre).max() <= 0.5)

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision.params import PARAMS, Params
+from vision.pips import is_round
 from vision.types import DieVerdict
 
 FACE_PX = 24.0  # the frame is scanned scaled so the dice read have faces this wide
@@ -67,8 +68,8 @@ def stray_pips(
             diameter = 2 * np.sqrt(n / np.pi)
             if not pip / p.strays.size_ratio <= diameter <= pip * p.strays.size_ratio:
                 continue
-            if n < 0.5 * np.pi * (max(w, h) / 2) ** 2 or max(w, h) > 1.8 * min(w, h):
-                continue  # not round: grain, an edge, a letter
+            if not is_round(w, h, n, fill=0.5, ratio=1.8):
+                continue  # grain, an edge, a letter
             x, y = centroids[i] / scale
             if all(np.hypot(x - cx, y - cy) > reach for (cx, cy), reach in taken):
                 strays.append((float(x), float(y)))
