@@ -7,10 +7,36 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from kiosk.languages import LANGUAGES
 
 log = logging.getLogger("kiosk")
+
+
+class StopRequest:
+    """systemd's SIGTERM, heeded from the first line of `run` on. systemd may stop a kiosk that
+    is still starting (opening the camera, loading the models): the stop waits for the start to
+    finish, then everything closes as after any other stop and the exit is 0."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.kiosk: Any = None
+
+    def __call__(self, signum: int, frame: object) -> None:
+        self.requested = True
+        if self.kiosk is not None:
+            self.kiosk.running = False  # the frame being drawn is finished, then the loop ends
+
+    def attach(self, kiosk: Any) -> None:
+        """The kiosk is built: a stop asked for meanwhile ends it before its first frame."""
+        self.kiosk = kiosk
+        if self.requested:
+            kiosk.running = False
+
+    def release(self) -> None:
+        """Before the error screen, which has no loop to end: SIGTERM ends the process again."""
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def size(text: str) -> tuple[int, int]:
@@ -52,9 +78,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    stop = StopRequest()
+    signal.signal(signal.SIGTERM, stop)
     logging.basicConfig(
         level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
     )
+    log.info("starting the %s", "demo" if args.demo else "kiosk")
     from kiosk.config import ConfigError, load_config
 
     try:
@@ -63,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
         log.error("configuration: %s", error)
         from kiosk.ui.errorscreen import show_error
 
+        stop.release()
+        if stop.requested:
+            return 2
         show_error(str(error), args.size, args.windowed, args.max_seconds)
         return 2
     from kiosk import app, health
@@ -87,13 +119,12 @@ def run(args: argparse.Namespace) -> int:
         log.exception("cannot start the kiosk")
         from kiosk.ui.errorscreen import show_error
 
+        stop.release()
+        if stop.requested:
+            return 1
         show_error(f"The kiosk cannot start: {error}", args.size, args.windowed, args.max_seconds)
         return 1
-
-    def stop(signum, frame) -> None:  # systemd's SIGTERM: finish the frame, close, exit 0
-        kiosk.running = False
-
-    signal.signal(signal.SIGTERM, stop)
+    stop.attach(kiosk)
     on_frame = None
     autoplay = None
     if args.autoplay:

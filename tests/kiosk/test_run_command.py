@@ -4,6 +4,8 @@ configuration file shown calmly instead of a traceback."""
 from __future__ import annotations
 
 import os
+import queue
+import signal
 import socket
 import subprocess
 import sys
@@ -129,24 +131,101 @@ def test_calibrate_command_saves_a_calibration(tmp_path: Path) -> None:
     assert missing.returncode == 1 and "Traceback" not in missing.stderr
 
 
-def test_sigterm_stops_the_kiosk_cleanly(tmp_path: Path) -> None:
-    import signal
-    import time
+class Notifications:
+    """A notify socket as systemd holds one: what the kiosk sends, as it arrives."""
 
+    def __init__(self, path: Path) -> None:
+        self.address = str(path)
+        self.messages: list[str] = []
+        self.ready = threading.Event()
+        self.done = threading.Event()
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(self.address)
+        self.sock.settimeout(0.2)
+        self.listener = threading.Thread(target=self._listen, daemon=True)
+        self.listener.start()
+
+    def _listen(self) -> None:
+        while True:
+            try:
+                message = self.sock.recv(256).decode()
+            except TimeoutError:
+                if self.done.is_set():
+                    return  # the kiosk has exited and its queue is read to the end
+                continue
+            self.messages.append(message)
+            if message == "READY=1":
+                self.ready.set()
+
+    def close(self) -> None:
+        """After the kiosk has exited: everything it sent is in `messages`."""
+        self.done.set()
+        self.listener.join(timeout=10)
+        self.sock.close()
+
+
+def start_demo(tmp_path: Path, notify: Notifications) -> subprocess.Popen:
     environ = dict(
         os.environ,
         KIOSK_DATA_DIR=str(tmp_path / "data"),
         SDL_VIDEODRIVER="dummy",
         SDL_AUDIODRIVER="dummy",
+        NOTIFY_SOCKET=notify.address,
     )
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-m", "kiosk", "run", "--demo", "--size", "800x480"],
         env=environ,
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(3)
-    process.send_signal(signal.SIGTERM)
-    _, stderr = process.communicate(timeout=20)
+
+
+def test_sigterm_stops_the_kiosk_cleanly(tmp_path: Path) -> None:
+    """systemd's stop of a kiosk that is showing its screen (it said READY=1): exit 0."""
+    notify = Notifications(tmp_path / "notify")
+    process = start_demo(tmp_path, notify)
+    try:
+        assert notify.ready.wait(timeout=120), "the kiosk never said it was ready"
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        notify.close()
     assert process.returncode == 0, stderr[-2000:]
+    assert notify.messages[-1] == "STOPPING=1"
+    assert "Traceback" not in stderr
+
+
+def test_sigterm_while_the_kiosk_starts_stops_it_cleanly(tmp_path: Path) -> None:
+    """systemd may stop a kiosk that is still starting (a restart asked for at boot): the stop
+    waits for the start, closes everything and exits 0, without drawing a frame."""
+    notify = Notifications(tmp_path / "notify")
+    process = start_demo(tmp_path, notify)
+    lines: queue.Queue[str] = queue.Queue()
+    seen: list[str] = []
+
+    def read_stderr() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            lines.put(line)
+        lines.put("")  # the end
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    try:
+        while not seen or "starting the demo" not in seen[-1]:  # its SIGTERM is heeded now
+            seen.append(lines.get(timeout=120))
+            assert seen[-1], "the kiosk ended without saying it was starting"
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
+        reader.join(timeout=10)
+    finally:
+        process.kill()
+        notify.close()
+    while not lines.empty():
+        seen.append(lines.get())
+    stderr = "".join(seen)
+    assert process.returncode == 0, stderr[-2000:]
+    assert "READY=1" not in notify.messages, "the stop came after the first frame"
+    assert notify.messages == ["STOPPING=1"]
     assert "Traceback" not in stderr
