@@ -69,6 +69,7 @@ class Kiosk:
         keys: Any = None,
         events: queue.Queue | None = None,
         clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.monotonic,
         language: str | None = None,
         demo: bool = False,
         screenshots: Path | None = None,
@@ -88,6 +89,7 @@ class Kiosk:
         self.sounds = Sounds(config.sound)
         self.events: queue.Queue = events if events is not None else queue.Queue()
         self.clock = clock
+        self.wall_clock = wall_clock  # real time, for the frozen-screen rule (clock may run fast)
         self.default_language = language or config.kiosk.language
         self.tr = Translator(self.default_language)
         self.demo = demo
@@ -452,7 +454,7 @@ class Kiosk:
 
     def frame(self, dt: float) -> None:
         """One pass of the loop without the sleep: input, events, updates, drawing."""
-        started = time.monotonic()
+        started = self.wall_clock()
         self.pump()
         self.drain()
         steps = 0
@@ -477,7 +479,7 @@ class Kiosk:
                 log.exception("cannot draw the notice either")
         self.log.settle(WRITE_WAIT_SECONDS)  # the ruling drawn is on disk before it is shown
         self.frames += 1
-        self._stalled = time.monotonic() - started >= STALL_SECONDS
+        self._stalled = self.wall_clock() - started >= STALL_SECONDS
 
     def run(
         self, max_seconds: float | None = None, on_frame: Callable[[], None] | None = None

@@ -33,8 +33,11 @@ def calibrated(tray):
     return Calibration(tray.tray_polygon, None, tray.empty_frame())
 
 
-def headless_kiosk(folder, worker, clock=None, events: queue.Queue | None = None) -> Kiosk:
-    """The real kiosk on an off-screen 800x480 surface, its log in `folder`."""
+def headless_kiosk(
+    folder, worker, clock=None, events: queue.Queue | None = None, wall_clock=None
+) -> Kiosk:
+    """The real kiosk on an off-screen 800x480 surface, its log in `folder`; `wall_clock`
+    (real time by default) is what the frozen-screen rule measures frames with."""
     pygame.display.init()
     pygame.font.init()
     kiosk = Kiosk(
@@ -44,6 +47,7 @@ def headless_kiosk(folder, worker, clock=None, events: queue.Queue | None = None
         worker=worker,
         events=events if events is not None else queue.Queue(),
         clock=clock or Clock(),
+        **({"wall_clock": wall_clock} if wall_clock is not None else {}),
     )
     kiosk.data_dir = folder
     return kiosk
