@@ -78,11 +78,14 @@ class PipParams:
     max_angle: float = 16.0  # degrees between the pip layout and the face edges (tuned)
     max_offset: float = 0.25  # pips' centre from the face centre, face sides (geometry)
     max_offset_one: float = 0.16  # ...for a lone pip, which has no layout to vouch for it
-    pip_ratio: float = 2.6  # largest over smallest pip diameter (camera: blur, JPEG)
+    pip_ratio: float = 1.8  # largest over smallest pip diameter (tuned; the pips of a die are
+    # one size: blur and JPEG change them alike, a fleck or a chip is smaller)
     one_face: float = 0.55  # a lone pip counts only on a face this large (die sides: a top
     # face found whole spans 0.65-0.8 of the box a die is found in, which takes in its sides)
     one_spacing: float = 0.28  # pip spacing assumed for a lone pip's place check (geometry)
     grid_off: float = 0.5  # an empty pip place differs from the face less than this of a pip
+    grid_on: float = 0.5  # ...and a pip's place, on average, at least this of the split that
+    # found the pips (chosen: a pip fills most of its place's disc, a fleck beside it does not)
     place_radius: float = 0.27  # a pip place's disc, pip spacings (geometry)
     glared: float = 0.04  # share of clipped face pixels from which glare may hide a pip
     glared_place: float = 0.1  # ...and does where it covers this much of an empty place
