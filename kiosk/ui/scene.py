@@ -16,7 +16,7 @@ from kiosk.ui.layout import Layout
 from kiosk.ui.touch import Target
 
 if TYPE_CHECKING:
-    from kiosk.app import Kiosk
+    from kiosk.table import Kiosk
 
 
 class Scene:

@@ -99,8 +99,8 @@ def tray_frame(seed: int = 7, values: tuple[int, int, int] = (4, 2, 6)):
 
 
 def make_kiosk(size, language: str, worker):
-    from kiosk.app import Kiosk
     from kiosk.config import load_config
+    from kiosk.table import Kiosk
 
     screen = pygame.Surface(size)
     config = load_config(None)

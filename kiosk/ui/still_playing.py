@@ -17,7 +17,7 @@ from kiosk.ui.layout import DESIGN_H, DESIGN_W, Layout
 from kiosk.ui.touch import Target
 
 if TYPE_CHECKING:
-    from kiosk.app import Kiosk
+    from kiosk.table import Kiosk
 
 QUIET_SCENES = ("attract", "maintenance")  # nothing to time out from
 QUESTION = N_("Still playing?")

@@ -9,10 +9,10 @@ import pygame
 import pytest
 
 from hardware.buttons import ButtonEvent
-from kiosk.app import Kiosk
 from kiosk.config import load_config, parse_config
 from kiosk.gamelog import GameLog
 from kiosk.rules import find_variant
+from kiosk.table import Kiosk
 from kiosk.ui import explain
 from kiosk.ui.scenes.choose import menu
 from kiosk.worker import Preview, RollRead
