@@ -585,12 +585,10 @@ class Play(Scene):
         )
         chances = getattr(state, "chances", None)
         chance = chances[seat] if chances is not None else None
-        # In Hazard the other player's number is the caster's main, which wins for him.
-        setter = getattr(state, "main", None) is not None and seat != int(state.caster)
         draw.styled(
             surface,
             layout,
-            tr("main") if setter else tr("chance"),
+            explain.seat_word(tr, state, seat),
             (x + 290, y + 4),
             theme.CHANCE_LABEL,
             max_width=80,
