@@ -290,9 +290,9 @@ class Play(Scene):
         draw.styled(
             surface, layout, who, (400, 8), theme.TO_THROW, max_width=760, color=theme.SEATS[seat]
         )
-        left = 40 + 70 * (3 - len(last.dice))  # two dice (Hazard) closer to the total
+        left = 34 + 66 * (3 - len(last.dice))  # two dice (Hazard) closer to the total
         for i, value in enumerate(last.dice):
-            draw.die(surface, layout.rect(left + i * 140, 70, 120, 120), value)
+            draw.die(surface, layout.rect(left + i * 132, 70, 120, 120), value)
         draw.styled(surface, layout, "=", (478, 84), theme.REVEAL_EQUALS)
         draw.styled(surface, layout, str(last.total), (640, 40), theme.REVEAL_TOTAL)
         ruling = tr.ruling(last.ruling.key, last.ruling.params)
@@ -408,8 +408,9 @@ class Play(Scene):
         else:
             for i, value in enumerate(last.dice):
                 draw.die(surface, layout.rect(26 + i * 64, 52, 56, 56), value)
-            draw.styled(surface, layout, "=", (250, 44), theme.EQUALS)
-            draw.styled(surface, layout, str(last.total), (340, 28), theme.TOTAL)
+            closer = 64 * (3 - len(last.dice))  # two dice (Hazard): the total follows them
+            draw.styled(surface, layout, "=", (250 - closer, 44), theme.EQUALS)
+            draw.styled(surface, layout, str(last.total), (340 - closer, 28), theme.TOTAL)
         ruling = tr.ruling(last.ruling.key, last.ruling.params)
         draw.paragraph(
             surface,
@@ -486,20 +487,36 @@ class Play(Scene):
         return self._preview_surface, self._preview_scale
 
     def draw_dice_marks(self, surface, layout, preview, target: pygame.Rect, scale: float):
+        """A gold frame on each die read, and its value on a tag above it, or below or beside
+        it when dice lying close together would put one tag over another die's or tag."""
+        boxes = []
         for die in preview.dice:
-            cx = target.left + die.center[0] * scale
-            cy = target.top + die.center[1] * scale
             side = die.size * scale * 1.25
             rect = pygame.Rect(0, 0, round(side), round(side))
-            rect.center = (round(cx), round(cy))
+            rect.center = (
+                round(target.left + die.center[0] * scale),
+                round(target.top + die.center[1] * scale),
+            )
             pygame.draw.rect(surface, theme.GOLD, rect, layout.px(2), border_radius=layout.px(4))
+            boxes.append(rect)
+        taken = list(boxes)
+        gap = layout.px(2)
+        for die, rect in zip(preview.dice, boxes, strict=True):
             label = draw.rendered("sans-bold", layout.px(18), str(die.value), theme.BACKGROUND)
-            tag = label.get_rect(midbottom=(rect.centerx, rect.top - layout.px(2)))
+            places = (
+                label.get_rect(midbottom=(rect.centerx, rect.top - gap)),
+                label.get_rect(midtop=(rect.centerx, rect.bottom + gap)),
+                label.get_rect(midleft=(rect.right + gap * 3, rect.centery)),
+                label.get_rect(midright=(rect.left - gap * 3, rect.centery)),
+            )
+            others = [t for t in taken if t is not rect]
+            tag = next(
+                (p for p in places if p.inflate(gap * 4, gap).collidelist(others) == -1),
+                places[0],
+            )
+            taken.append(tag.inflate(gap * 4, gap))
             pygame.draw.rect(
-                surface,
-                theme.GOLD,
-                tag.inflate(layout.px(8), layout.px(2)),
-                border_radius=layout.px(4),
+                surface, theme.GOLD, tag.inflate(gap * 4, gap), border_radius=layout.px(4)
             )
             surface.blit(label, tag)
 
