@@ -30,7 +30,7 @@ from kiosk.ui.scene import Scene
 log = logging.getLogger(__name__)
 
 WRONG_COUNT = {2: N_("The table needs exactly two dice in the track.")}
-ENTER_DICE = {2: N_("Enter the two dice")}
+ENTER_DICE = {2: N_("Enter the two dice"), 3: N_("Enter the three dice")}
 REROLL_REASONS = {
     "wrong_count": N_("The table needs exactly three dice in the track."),
     "unreadable": N_("A die could not be read."),
@@ -527,7 +527,7 @@ class Play(Scene):
         elif not self.kiosk.camera_ok:
             title = tr("Camera lost: enter the dice with the buttons.")
         else:
-            title = tr(ENTER_DICE.get(len(self.entry or ()), "Enter the three dice"))
+            title = tr(ENTER_DICE.get(len(self.entry or ()), ENTER_DICE[3]))
         draw.styled(surface, layout, title, (400, 48), theme.CHOICE_TITLE, max_width=752)
         left = 90 + 55 * (3 - len(self.entry or ()))  # fewer dice stay centred on the same place
         for i, value in enumerate(self.entry or ()):

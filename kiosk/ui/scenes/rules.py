@@ -18,7 +18,7 @@ from kiosk.ui.scenes import facts
 from kiosk.ui.touch import Target
 
 AZAR_RULES = N_(
-    "3, 4, 5, 6, 15, 16, 17 and 18 are azares; 7 to 14 are chances.\n"
+    "3, 4, 5, 6, 15, 16, 17 and 18 are azars; 7 to 14 are chances.\n"
     "First throw: an azar wins at once. Otherwise it is the other player's chance.\n"
     "Second throw: an azar (a reazar) loses. A new total is your own chance. "
     "The same total again: start over.\n"
@@ -26,7 +26,7 @@ AZAR_RULES = N_(
     "The first caster changes from one game to the next."
 )
 MEDIO_RULES = N_(
-    "3 to 7 and 14 to 18 are azares; 8 to 13 are reazares.\n"
+    "3 to 7 and 14 to 18 are azars; 8 to 13 are reazars.\n"
     "Both throw: the higher total casts.\n"
     "Every azar wins a stake. The first reazar is the other player's chance.\n"
     "Throw that chance again first: throw once more, an azar takes the table.\n"
