@@ -75,12 +75,14 @@ class FrameLoop:
         events: queue.Queue,
         log: Settling,
         clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.table = table
         self.inputs = inputs
         self.events = events
         self.log = log
-        self.clock = clock
+        self.clock = clock  # game time (it may run fast: --speed)
+        self.wall_clock = wall_clock  # real time: how long a frame took
         self.frames = 0
         self.stalled = False  # the last frame took STALL_SECONDS or more (real time)
         self._carry = 0.0  # game time not yet consumed by fixed steps
@@ -125,7 +127,7 @@ class FrameLoop:
     def frame(self, dt: float) -> None:
         """One pass of the loop without the sleep: input, events, updates, drawing."""
         table = self.table
-        started = time.monotonic()
+        started = self.wall_clock()
         self.pump()
         self.drain()
         steps = 0
@@ -146,7 +148,7 @@ class FrameLoop:
             table.draw_fallback()
         self.log.settle(WRITE_WAIT_SECONDS)  # the ruling drawn is on disk before it is shown
         self.frames += 1
-        self.stalled = time.monotonic() - started >= STALL_SECONDS
+        self.stalled = self.wall_clock() - started >= STALL_SECONDS
 
     def run(
         self, max_seconds: float | None = None, on_frame: Callable[[], None] | None = None

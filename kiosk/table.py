@@ -58,6 +58,7 @@ class Kiosk:
         keys: Keys | None = None,
         events: queue.Queue | None = None,
         clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.monotonic,
         language: str | None = None,
         demo: bool = False,
         screenshots: Path | None = None,
@@ -93,7 +94,9 @@ class Kiosk:
         self.notice_until = 0.0
         self.running = True
         self.presses = Presses(self)  # who a press is for; the staff code typed so far
-        self.loop = FrameLoop(self, self.presses, self.events, gamelog, clock)
+        # Real time, for the frozen-screen rule (the game clock may run fast).
+        self.wall_clock = wall_clock
+        self.loop = FrameLoop(self, self.presses, self.events, gamelog, clock, wall_clock)
         self.last_activity = clock()
         # Staff mode: maintenance, undo, corrections. Entered by the code after a hold of ok,
         # the key switch, or (demo only) F12; ends after staff.idle_seconds without a press.
