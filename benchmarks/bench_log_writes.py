@@ -44,7 +44,7 @@ def report(what: str, times: list[float]) -> None:
 def measure(root: Path, writer: bool) -> None:
     """One mode: writes on the main loop (`writer` False), or queued for the log's thread with
     the frame's wait for them (`GameLog.settle(WRITE_WAIT_SECONDS)`, as `Kiosk.frame` does)."""
-    from kiosk.app import WRITE_WAIT_SECONDS
+    from kiosk.loop import WRITE_WAIT_SECONDS
 
     mode = "writer thread + frame wait" if writer else "on the main loop"
     with tempfile.TemporaryDirectory(dir=root) as folder:

@@ -22,7 +22,8 @@ import cv2
 
 from hardware.sim import Hazard, SimulatedTray
 from vision.calibration import Calibration
-from vision.reader import TrayReader
+from vision.debug import annotate
+from vision.reader import TrayReader, inspect
 
 
 def main(throws: int = 200, seed: int = 1, die: str = "#efe8d8", pip: str = "#1c1814") -> int:
@@ -33,6 +34,8 @@ def main(throws: int = 200, seed: int = 1, die: str = "#efe8d8", pip: str = "#1c
     read = TrayReader(Calibration(tray.tray_polygon, None, tray.empty_frame()))
     failures = Path(tempfile.gettempdir()) / "sim-tray-failures"
     failures.mkdir(exist_ok=True)
+    for old in failures.glob("*.png"):
+        old.unlink()  # only this run's
     wrong_total = 0
     # A non-throw is judged over a stream of frames (vision.settle), not by one read.
     for hazard in (None, *(h for h in Hazard if h is not Hazard.NOT_MOVED)):
@@ -42,6 +45,7 @@ def main(throws: int = 200, seed: int = 1, die: str = "#efe8d8", pip: str = "#1c
             tray.throw(hazard=hazard)
             clock[0] += tray.settle_time + 0.5
             frame = tray.read().image
+            calibration = read.calibration  # as it read this frame (it learns the die size)
             roll = read(frame)
             truth = sorted(tray.last_values)
             if roll.ok and sorted(roll.values) == truth and hazard in (None, Hazard.TOUCHING):
@@ -50,6 +54,19 @@ def main(throws: int = 200, seed: int = 1, die: str = "#efe8d8", pip: str = "#1c
                 tally["OK BUT WRONG"] += 1
                 wrong_total += 1
                 cv2.imwrite(str(failures / f"{hazard or 'plain'}-{n}-wrong.png"), frame)
+                _, verdicts = inspect(frame, calibration=calibration)
+                for v in verdicts:  # what each reading said of each die
+                    x, y = v.candidate.centre
+                    face = v.pips.face if v.pips else None
+                    aspect = f"{face.aspect:.2f}" if face else "-"
+                    guess = f"{v.guess.value} ({v.guess.p:.2f})" if v.guess else "-"
+                    print(
+                        f"  {hazard}-{n}: die at ({x:.0f}, {y:.0f}) at wall {v.candidate.at_wall}"
+                        f", face aspect {aspect}, pips {v.pips and v.pips.value}, classifier "
+                        f"{guess}: {v.reason}"
+                    )
+                seen = annotate(frame, verdicts, roll)
+                cv2.imwrite(str(failures / f"{hazard or 'plain'}-{n}-wrong-seen.png"), seen)
             else:
                 tally[f"reroll {roll.reason}"] += 1
                 if hazard is None:

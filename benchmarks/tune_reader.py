@@ -3,11 +3,12 @@
     .venv/bin/python benchmarks/tune_reader.py [--set NAME ...] [--limit N] PARAM=V1,V2,... ...
 
 PARAM is `stage.field` of vision.params.Params (e.g. `pips.outline=1.0,1.2`,
-`classify.sure=0.7,0.8,0.9`). Every combination is read on the development part of each set
-(never the held-out part: see benchmarks/eval_photos.py), and one line per combination gives the
-figures the operating point is chosen by: images answered wrongly first (it must be 0), then
-dice read right. The chosen values go into vision/params.py with "(tuned)" beside them, and the
-run's output into docs/vision.md.
+`classify.sure=0.7,0.8,0.9`; a pair as `pips.spacing=0.15:0.31,0.17:0.31`). Every
+combination is read on the development part of each set (never the held-out part: see
+benchmarks/eval_photos.py), and one line per combination gives the figures the operating
+point is chosen by: images answered wrongly first (it must be 0), then dice read right. The
+chosen values go into vision/params.py with "(tuned)" beside them, and the run's output
+into docs/vision.md.
 """
 
 from __future__ import annotations
@@ -33,8 +34,17 @@ def with_values(params: Params, values: dict[str, float]) -> Params:
     """`params` with `stage.field` values replaced."""
     for key, value in values.items():
         stage, name = key.split(".")
-        params = replace(params, **{stage: replace(getattr(params, stage), **{name: value})})
+        part = getattr(params, stage)
+        if isinstance(getattr(part, name), int):
+            value = int(value)
+        params = replace(params, **{stage: replace(part, **{name: value})})
     return params
+
+
+def parse(value: str) -> float | tuple[float, ...]:
+    """A float, or a tuple written `a:b`."""
+    parts = [float(v) for v in value.split(":")]
+    return parts[0] if len(parts) == 1 else tuple(parts)
 
 
 def score(frames: list, params: Params) -> Counter:
@@ -61,7 +71,7 @@ def main() -> int:
     grid = {}
     for item in args.grid:
         key, _, values = item.partition("=")
-        grid[key] = [float(v) for v in values.split(",")]
+        grid[key] = [parse(v) for v in values.split(",")]
     frames = []
     for set_dir in photo_sets(args.data, args.set):
         dev, _ = split(load_labels(set_dir))

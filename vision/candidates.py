@@ -20,6 +20,7 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.colour import lab_distance
 from vision.face import box_outline
+from vision.image import downsize
 from vision.params import PARAMS, CandidateParams
 from vision.types import Candidate
 
@@ -64,7 +65,7 @@ def tray_blobs(
 
 
 def _small_lab(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    small = downsize(frame, size)
     return cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
 
 

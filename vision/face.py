@@ -99,6 +99,8 @@ def _check_places(fit: FaceFit, spots: Spots, p: PipParams) -> tuple[FaceFit | N
         (on if has_pip else off).append(value)
     if max(off) > p.grid_off * min(on) or max(off) > spots.contrast:
         return None, f"a pip where a {fit.value} has none"
+    if min(on) < p.grid_on * spots.contrast:
+        return None, f"no pip where a {fit.value} has one"  # a fleck near a place taken for it
     return fit, ""
 
 

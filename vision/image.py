@@ -39,6 +39,20 @@ class Photo:
     scale: int = 1
 
 
+def downsize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """`image` averaged down to `size` (width, height): halved by the Gaussian pyramid while it
+    is at least twice as large, then area-averaged the rest of the way. Both average over what
+    they drop (no aliasing of pips), and the pyramid costs a fraction of an area resize by an
+    odd factor (6 ms for 1280x720 to a third, single-threaded; 1.6 ms so). Not for the die
+    finder: it sees its frames as it was trained, area-averaged."""
+    width, height = max(1, size[0]), max(1, size[1])
+    while image.shape[1] >= 2 * width and image.shape[0] >= 2 * height:
+        image = cv2.pyrDown(image)
+    if image.shape[1] == width and image.shape[0] == height:
+        return image
+    return cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+
+
 def frame_problem(frame: object, p: FrameParams = PARAMS.frame) -> str | None:
     """A short explanation of why `frame` cannot be read, or None when it can be examined.
 

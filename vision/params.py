@@ -37,8 +37,10 @@ class CandidateParams:
     # (camera: sensor noise on an averaged frame is 3-6; a die on its own tray 30 or more)
     tray_area: tuple[float, float] = (0.35, 1.9)  # blob area in die areas taken as one die
     # (geometry: a die's body with its side in view is at most ~1.7 faces)
-    wall_touch: float = 0.06  # a die whose outline comes this close to the tray's wall (die
-    # sides) touches it, and may lean on it (then judged by JudgeParams.wall_face)
+    wall_touch: float = 0.12  # a die whose outline comes this close to the tray's wall (die
+    # sides) touches it, and may lean on it (then judged by JudgeParams.wall_face). Three pixels
+    # of the tray difference's working copy (WORK_DIE px a die: 0.04 die sides a pixel, and its
+    # opening shaves one off an outline); at two, black dice leaning on the wall were read
     edge_margin: float = 0.05  # a box within this (die sides) of the frame edge is cut (camera)
     body_of_face: float = 1.25  # die body side over top-face side seen from above (geometry)
 
@@ -70,16 +72,20 @@ class PipParams:
     pip_reach: float = 0.58  # pips are sought this far from the face centre (face sides)
     pip_limit: float = 0.46  # ...and kept when their centre is within this of it
     saturated: int = 250  # grey level of a clipped (glared) pixel (camera)
-    spacing: tuple[float, float] = (0.17, 0.31)  # pip spacing, face sides (geometry)
-    max_fit_error: float = 0.28  # pip to its layout place, pip spacings (geometry)
-    max_angle: float = 12.0  # degrees between the pip layout and the face edges (geometry)
+    spacing: tuple[float, float] = (0.12, 0.33)  # pip spacing, face sides (tuned; geometry:
+    # 0.25-0.3 on a face found whole, down to 0.17 on one that takes in sides, 1.45 faces)
+    max_fit_error: float = 0.35  # pip to its layout place, pip spacings (tuned)
+    max_angle: float = 16.0  # degrees between the pip layout and the face edges (tuned)
     max_offset: float = 0.25  # pips' centre from the face centre, face sides (geometry)
     max_offset_one: float = 0.16  # ...for a lone pip, which has no layout to vouch for it
-    pip_ratio: float = 2.6  # largest over smallest pip diameter (camera: blur, JPEG)
+    pip_ratio: float = 1.8  # largest over smallest pip diameter (tuned; the pips of a die are
+    # one size: blur and JPEG change them alike, a fleck or a chip is smaller)
     one_face: float = 0.55  # a lone pip counts only on a face this large (die sides: a top
     # face found whole spans 0.65-0.8 of the box a die is found in, which takes in its sides)
     one_spacing: float = 0.28  # pip spacing assumed for a lone pip's place check (geometry)
     grid_off: float = 0.5  # an empty pip place differs from the face less than this of a pip
+    grid_on: float = 0.5  # ...and a pip's place, on average, at least this of the split that
+    # found the pips (chosen: a pip fills most of its place's disc, a fleck beside it does not)
     place_radius: float = 0.27  # a pip place's disc, pip spacings (geometry)
     glared: float = 0.04  # share of clipped face pixels from which glare may hide a pip
     glared_place: float = 0.1  # ...and does where it covers this much of an empty place

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from vision.image import downsize
 from vision.params import PARAMS, Params
 from vision.pips import is_round
 from vision.types import DieVerdict
@@ -39,10 +40,8 @@ def stray_pips(
         return []
     face = float(np.median([v.die.size for v in read]))
     scale = min(1.0, FACE_PX / max(face, 1.0))
-    grey = cv2.cvtColor(
-        cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA),
-        cv2.COLOR_BGR2GRAY,
-    )
+    size = (round(frame.shape[1] * scale), round(frame.shape[0] * scale))
+    grey = cv2.cvtColor(downsize(frame, size), cv2.COLOR_BGR2GRAY)
     k = max(3, round(p.strays.kernel * face * scale) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     points = [(x * scale, y * scale) for v in read for x, y in v.pips.pips]

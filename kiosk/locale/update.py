@@ -43,7 +43,11 @@ def messages_pot() -> str:
 def main() -> int:
     sources = sorted(
         str(p.relative_to(ROOT))
-        for p in [ROOT / "kiosk/app.py", ROOT / "kiosk/i18n.py", *(ROOT / "kiosk/ui").rglob("*.py")]
+        for p in [
+            ROOT / "kiosk/table.py",
+            ROOT / "kiosk/i18n.py",
+            *(ROOT / "kiosk/ui").rglob("*.py"),
+        ]
     )
     pot = HERE / f"{DOMAIN}.pot"
     subprocess.run(

@@ -23,7 +23,7 @@ def draw_error(screen: pygame.Surface, layout: Layout, message: str) -> None:
     """The visitors' line in every language at body size (5 mm cap height on the 7-inch panel),
     two lines each at most, then the staff's detail in small print."""
     screen.fill(theme.BACKGROUND)
-    draw.text(screen, layout, "Azar", (400, 0), 60, "serif-bold", theme.GOLD, "center")
+    draw.styled(screen, layout, "Azar", (400, 0), theme.ERROR_WORDMARK)
     for i, language in enumerate(LANGUAGES):
         draw.paragraph(
             screen,

@@ -168,6 +168,22 @@ def _medio(tr: Translator, state) -> str:
     return f"{_wants(tr, state)} {tr(MEDIO_CHASE).format(prize=state.prize)}"
 
 
+# The word over a seat's number, the game's own: the total it waits for.
+SEAT_WORDS = {"chance": N_("chance"), "main": N_("main")}
+
+
+def seat_term(state, seat: int) -> str:
+    """The glossary term for a seat's number: in Hazard the setter's is the main (it wins for
+    the setter), from before it is called; every other number is a chance."""
+    if isinstance(state, hazard.HazardState) and seat != int(state.caster):
+        return "main"
+    return "chance"
+
+
+def seat_word(tr: Translator, state, seat: int) -> str:
+    return tr(SEAT_WORDS[seat_term(state, seat)])
+
+
 def term_of(ruling_key: str) -> str | None:
     """The glossary term a ruling brings up, if any."""
     return next((term for part, term in RULING_TERMS if part in ruling_key), None)

@@ -16,7 +16,7 @@ from kiosk.ui.layout import Layout
 from kiosk.ui.touch import Target
 
 if TYPE_CHECKING:
-    from kiosk.app import Kiosk
+    from kiosk.table import Kiosk
 
 
 class Scene:
@@ -106,10 +106,6 @@ class Scene:
 
 def heading(surface: pygame.Surface, layout: Layout, title: str, subtitle: str = "") -> None:
     """The title line most scenes share."""
-    draw.text(
-        surface, layout, title, (400, 14), 40, "serif-bold", theme.GOLD, "center", max_width=760
-    )
+    draw.styled(surface, layout, title, (400, 14), theme.PAGE_TITLE, max_width=760)
     if subtitle:
-        draw.text(
-            surface, layout, subtitle, (400, 66), 18, "sans", theme.MUTED, "center", max_width=760
-        )
+        draw.styled(surface, layout, subtitle, (400, 66), theme.PAGE_SUBTITLE, max_width=760)

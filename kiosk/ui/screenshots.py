@@ -38,6 +38,12 @@ MEDIO_FINISHED = [
 ]  # fmt: skip
 
 
+# Hazard (two dice): the main called (7), then 4 as the caster's chance, 9 and 6 do nothing.
+HAZARD_MAIN = 7
+HAZARD_THROWS = [(2, 2), (5, 4), (3, 3)]
+HAZARD_FINISHED = [(2, 2), (5, 4), (1, 3)]  # 4 again: the chance comes before the main
+
+
 class StillWorker:
     """A worker stand-in that shows one settled frame of the simulated tray, read for real."""
 
@@ -79,6 +85,15 @@ class TrayPictures:
         self.tray.open()
         self._pictures: dict[tuple, tuple] = {}
 
+    def empty(self):
+        """The settled tray with no dice: the simulated tray throws three dice, never two, so
+        the Hazard screens show the tray as it is before a throw, not dice that lie."""
+        from vision.reading import Roll
+
+        if () not in self._pictures:
+            self._pictures[()] = (self.tray.empty_frame(), Roll(()))
+        return self._pictures[()]
+
     def picture(self, values: tuple[int, int, int]):
         from vision.reader import read_roll
 
@@ -99,8 +114,8 @@ def tray_frame(seed: int = 7, values: tuple[int, int, int] = (4, 2, 6)):
 
 
 def make_kiosk(size, language: str, worker):
-    from kiosk.app import Kiosk
     from kiosk.config import load_config
+    from kiosk.table import Kiosk
 
     screen = pygame.Surface(size)
     config = load_config(None)
@@ -125,6 +140,17 @@ def shots(kiosk, lang: str):
             kiosk.new_match(find_variant(game))
             for dice in throws:
                 kiosk.match.throw(dice)
+            kiosk.goto("play")
+
+        return setup
+
+    def hazard(throws, main=HAZARD_MAIN):
+        def setup():
+            kiosk.new_match(find_variant("hazard"))
+            if main is not None:
+                kiosk.match.choose(main)
+                for dice in throws:
+                    kiosk.match.throw(dice)
             kiosk.goto("play")
 
         return setup
@@ -197,10 +223,15 @@ def shots(kiosk, lang: str):
         ("play-azar", play("azar", AZAR_THROWS)),
         ("play-medio-azar", play("medio-azar", MEDIO_THROWS)),
         ("play-reroll", then(play("azar", AZAR_THROWS[:1]), reroll)),
+        ("play-hazard-call", hazard([], main=None)),
+        ("play-hazard-come-out", hazard([])),
+        ("throw-hazard", then(hazard(HAZARD_THROWS[:1]), reveal)),
+        ("play-hazard", hazard(HAZARD_THROWS)),
         ("play-correct", entry),
         ("still-playing", then(play("medio-azar", MEDIO_THROWS[:3]), idle)),
         ("result", result("azar", FINISHED)),
         ("result-medio-azar", result("medio-azar", MEDIO_FINISHED)),
+        ("result-hazard", then(hazard(HAZARD_FINISHED), lambda: kiosk.goto("result"))),
         ("rules", scene("rules")),
         ("glossary", scene("rules", page=PAGES.index("glossary"))),
         ("history", scene("rules", page=PAGES.index("history"))),
@@ -229,8 +260,11 @@ def generate(out: Path, only: str | None = None, every_language: bool = False) -
                 worker = StillWorker(*pictures.picture((4, 2, 6)))
                 kiosk = make_kiosk(size, lang, worker)
                 dict(shots(kiosk, lang))[name]()
-                if kiosk.match is not None and kiosk.match.last is not None:
-                    worker.show(*pictures.picture(kiosk.match.last.dice))  # the dice just read
+                last = kiosk.match.last if kiosk.match is not None else None
+                if kiosk.match is not None and kiosk.match.variant.dice != 3:
+                    worker.show(*pictures.empty())
+                elif last is not None:
+                    worker.show(*pictures.picture(last.dice))  # the dice just read
                 kiosk.set_language(lang)
                 kiosk.render()
                 path = out / f"{name}-{lang}{suffix}.png"

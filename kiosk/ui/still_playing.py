@@ -17,7 +17,7 @@ from kiosk.ui.layout import DESIGN_H, DESIGN_W, Layout
 from kiosk.ui.touch import Target
 
 if TYPE_CHECKING:
-    from kiosk.app import Kiosk
+    from kiosk.table import Kiosk
 
 QUIET_SCENES = ("attract", "maintenance")  # nothing to time out from
 QUESTION = N_("Still playing?")
@@ -73,16 +73,7 @@ class StillPlaying:
         draw.panel(surface, layout.rect(*BOX), layout, edge=theme.GOLD, radius=16, width=2)
         tr = self.kiosk.tr
         draw.styled(surface, layout, tr(QUESTION), (400, y + 18), theme.HEADING, w - 40)
-        draw.text(
-            surface,
-            layout,
-            f"{self.remaining():.0f}",
-            (400, y + 80),
-            72,
-            "sans-bold",
-            theme.TEXT,
-            "center",
-        )
+        draw.styled(surface, layout, f"{self.remaining():.0f}", (400, y + 80), theme.COUNTDOWN)
         draw.paragraph(
             surface,
             layout,

@@ -6,9 +6,9 @@ import queue
 
 import pygame
 
-from kiosk.app import Kiosk
 from kiosk.config import load_config
 from kiosk.gamelog import GameLog
+from kiosk.table import Kiosk
 
 from .fakes import Clock
 

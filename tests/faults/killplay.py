@@ -135,9 +135,9 @@ def play(folder: Path, seed: int, progress: int) -> None:
     import pygame
     from fakes import Camera, Clock  # beside this script, shared with the fault tests
 
-    from kiosk.app import Kiosk
     from kiosk.config import load_config
     from kiosk.gamelog import GameLog
+    from kiosk.table import Kiosk
 
     pygame.display.init()
     pygame.font.init()

@@ -13,8 +13,8 @@ import time
 
 from hardware.camera import CameraError, Frame
 from hardware.sim import SimulatedTray
-from kiosk.app import build_watcher
 from kiosk.config import load_config
+from kiosk.reading import build_watcher
 from kiosk.rules.variants import find_variant
 from kiosk.worker import VisionWorker
 

@@ -16,8 +16,8 @@ import numpy as np
 
 from hardware.camera import Frame
 from hardware.sim import SimulatedTray
-from kiosk.app import build_watcher
 from kiosk.config import load_config
+from kiosk.reading import build_watcher
 from kiosk.rules.variants import find_variant
 from kiosk.worker import CameraStatus, RollRead, VisionWorker
 from vision.reading import RerollReason

@@ -169,20 +169,7 @@ def test_the_kiosk_reader_learns_the_die_size_from_the_dice_it_reads() -> None:
     assert photo.calibration is None  # single photos: nothing to learn into
 
 
-@pytest.mark.parametrize(
-    "seed",
-    [
-        3,
-        pytest.param(
-            5,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known weakness (docs/vision.md): a black die leaning on the wall whose "
-                "top looks square and whose sides merge with it is read (1 of 30 here)",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("seed", [3, 5])
 def test_black_dice_leaning_are_rerolled(seed: int) -> None:
     """Black dice against the dark foot of the wall stop short of the floor's outline; the
     pips, off their face's centre towards the wall, still show them leaning."""
@@ -201,7 +188,9 @@ def test_black_dice_leaning_are_rerolled(seed: int) -> None:
 def test_black_dice_lying_alone_are_read() -> None:
     """A black die's face found takes in the sides perspective shows (of its colour): too oblong
     for a flat top, yet a die lying alone on the floor has nothing to lean on. Ordinary throws
-    of black dice are read right (the reader that refused them read 17 of 30 here), never wrong."""
+    of black dice are read right (the reader that refused them read 17 of 30 here), never wrong.
+    Those that come to rest against the wall are refused: there a die may lean, and a black
+    die's face cannot show it (21 of 30 read, the rest refused as `cocked`)."""
     tray, clock, calibration = make_rig(seed=5, die_colour="#1a1a1a", pip_colour="#f2f2f2")
     read = reader.TrayReader(calibration)
     right = 0
@@ -210,4 +199,4 @@ def test_black_dice_lying_alone_are_read() -> None:
         if roll.ok:
             assert sorted(roll.values) == sorted(tray.last_values)
             right += 1
-    assert right >= 22, f"only {right} of 30 ordinary throws of black dice read"
+    assert right >= 20, f"only {right} of 30 ordinary throws of black dice read"

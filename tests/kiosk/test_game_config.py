@@ -42,8 +42,8 @@ def menu_kiosk(tmp_path, game: dict):
 
     import pygame
 
-    from kiosk.app import Kiosk
     from kiosk.gamelog import GameLog
+    from kiosk.table import Kiosk
 
     pygame.display.init()
     pygame.font.init()

@@ -8,10 +8,10 @@ import queue
 import pygame
 import pytest
 
-from kiosk.app import Kiosk
 from kiosk.config import load_config
 from kiosk.gamelog import GameLog
 from kiosk.i18n import LANGUAGES, Translator
+from kiosk.table import Kiosk
 from kiosk.ui import explain
 from kiosk.ui.scenes.rules import PAGES
 

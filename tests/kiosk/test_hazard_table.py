@@ -9,10 +9,10 @@ import pygame
 import pytest
 
 from hardware.buttons import ButtonEvent
-from kiosk.app import Kiosk
 from kiosk.config import load_config, parse_config
 from kiosk.gamelog import GameLog
 from kiosk.rules import find_variant
+from kiosk.table import Kiosk
 from kiosk.ui import explain
 from kiosk.ui.scenes.choose import menu
 from kiosk.worker import Preview, RollRead
@@ -264,3 +264,22 @@ def test_a_read_of_three_dice_in_hazard_is_a_rethrow_not_a_crash(kiosk) -> None:
     kiosk.frame(0.0)
     assert [e.source for e in kiosk.match.entries] == ["choice"]
     assert kiosk.scene.reroll == "wrong_count" and kiosk.running
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_the_setters_box_names_the_main_from_before_it_is_called(kiosk, drawn, lang) -> None:
+    """Hazard's own term over the setter's number: "main", not the caster's "chance"."""
+    from kiosk.i18n import Translator
+
+    start_hazard(kiosk)
+    kiosk.set_language(lang)
+    tr = Translator(lang)
+    for called in (False, True):
+        if called:
+            press(kiosk, "ok")  # call 7
+        drawn.clear()
+        kiosk.render()
+        assert drawn.count(tr("main")) == 1, (called, drawn)
+        assert drawn.count(tr("chance")) == 1, (called, drawn)
+        labels = [s for s in drawn if s in (tr("main"), tr("chance"))]
+        assert labels == [tr("chance"), tr("main")]  # Player 1 casts: Player 2 sets the main

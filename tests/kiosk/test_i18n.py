@@ -15,7 +15,7 @@ from kiosk.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, Translator
 from kiosk.rules.messages import MESSAGES
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [ROOT / "kiosk/app.py", ROOT / "kiosk/i18n.py", *(ROOT / "kiosk/ui").rglob("*.py")]
+SOURCES = [ROOT / "kiosk/table.py", ROOT / "kiosk/i18n.py", *(ROOT / "kiosk/ui").rglob("*.py")]
 
 
 def marked_strings() -> set[str]:
@@ -160,3 +160,30 @@ def test_french_punctuation_never_starts_a_line() -> None:
         "sans-bold", 36, tr.ruling("azar.chance_for_opponent", {"total": 9, "seat": 1}), 340
     )
     assert not any(line.startswith(":") for line in lines), lines
+
+
+# A player's name ("Joueur 2", "Jugador 2") takes no article, so it must not follow a word
+# that needs one ("la chance de Joueur 2", "gana Jugador 1"): each sentence puts the name first
+# or in a place where a bare name reads well.
+PLAYERS = r"\{(?:player|seat|caster|opponent|thrower|other|one|two)\}"
+NEEDS_ARTICLE = {
+    "fr": r"\b(?:de|à|pour|contre|par|gagne|perd)\s+" + PLAYERS,
+    "es": r"\b(?:de|a|para|contra|gana|pierde|empieza|tira)\s+" + PLAYERS,
+}
+
+
+@pytest.mark.parametrize("lang", sorted(NEEDS_ARTICLE))
+def test_no_players_name_where_it_would_need_an_article(lang: str) -> None:
+    cat = catalog(lang)
+    bad = [
+        text
+        for text in (v if isinstance(v, str) else "" for v in cat._catalog.values())
+        if re.search(NEEDS_ARTICLE[lang], text, re.IGNORECASE)
+    ]
+    assert not bad, "\n".join(bad)
+
+
+def test_english_says_azars_and_reazars() -> None:
+    """English plurals on every screen: 'azars', never the Spanish 'azares'."""
+    spanish = sorted(s for s in marked_strings() if re.search(r"\b(?:re)?azares\b", s))
+    assert not spanish, spanish

@@ -9,10 +9,10 @@ import pygame
 import pytest
 
 from hardware.buttons import ButtonEvent
-from kiosk.app import Kiosk
 from kiosk.config import load_config
 from kiosk.gamelog import GameLog
 from kiosk.rules.variants import VARIANTS
+from kiosk.table import Kiosk
 from kiosk.worker import CameraStatus, Preview, RollRead
 from vision.reading import Die, RerollReason, Roll
 
@@ -387,7 +387,7 @@ def test_referee_enters_a_throw_by_hand_with_ok(kiosk) -> None:
 
 
 def test_calibration_from_the_maintenance_screen_is_saved_and_used(kiosk, tmp_path) -> None:
-    from kiosk.app import calibrate_and_judge
+    from kiosk.reading import calibrate_and_judge
     from kiosk.ui.screenshots import TrayPictures
     from kiosk.worker import ToolResult
     from vision.calibration import Calibration

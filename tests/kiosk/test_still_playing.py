@@ -12,10 +12,10 @@ import numpy as np
 import pygame
 import pytest
 
-from kiosk.app import Kiosk
 from kiosk.config import load_config
 from kiosk.gamelog import GameLog
 from kiosk.rules import find_variant
+from kiosk.table import Kiosk
 from kiosk.ui import still_playing, theme
 from kiosk.ui.layout import Layout
 from kiosk.worker import RollRead

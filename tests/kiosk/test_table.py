@@ -10,12 +10,12 @@ import pygame
 import pytest
 
 from hardware.buttons import ButtonEvent
-from kiosk.app import Kiosk
 from kiosk.config import load_config, parse_config
 from kiosk.gamelog import GameLog
 from kiosk.i18n import Translator
 from kiosk.rules import Seat, Throw, find_variant
 from kiosk.sound import RATE, cues, write_wavs
+from kiosk.table import Kiosk
 from kiosk.ui import explain
 from kiosk.ui.scenes import facts
 from kiosk.ui.verdict import verdict

@@ -17,11 +17,11 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hardware.board import Board, decode_throttled
 from hardware.buttons import ButtonEvent
 from hardware.lights import GpioLights
-from kiosk.app import Kiosk
 from kiosk.cli import version
 from kiosk.config import LightsConfig, load_config
 from kiosk.gamelog import GameLog
 from kiosk.health import ERRORS_FILE, STARTS_FILE, restarts_today, starts
+from kiosk.table import Kiosk
 
 
 class Clock:

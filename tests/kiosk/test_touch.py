@@ -10,10 +10,10 @@ import pytest
 
 from hardware.buttons import ButtonEvent
 from hardware.keys import KeyButtons
-from kiosk.app import Kiosk
 from kiosk.config import load_config
 from kiosk.gamelog import GameLog
 from kiosk.rules import find_variant
+from kiosk.table import Kiosk
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.worker import RollRead

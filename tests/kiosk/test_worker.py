@@ -8,8 +8,8 @@ import time
 import numpy as np
 
 from hardware.camera import CameraError, Frame
-from kiosk.app import build_watcher
 from kiosk.config import load_config
+from kiosk.reading import build_watcher
 from kiosk.worker import CameraStatus, RollRead, VisionWorker
 from vision.reading import RerollReason
 

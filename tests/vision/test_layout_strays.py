@@ -76,3 +76,41 @@ def test_a_shoe_and_wood_grain_are_no_missed_die():
     _, verdicts = inspect(frame, expect=None)
     assert missed_dice(frame, verdicts, PARAMS)  # there are stray spots...
     assert read_roll(frame, expect=None).ok  # ...and none is a die's face
+
+
+
+def _with_fleck(value: int, angle: float, at: tuple[float, float]) -> np.ndarray:
+    """A die with a dark fleck on its face (a speck of marbling, a chip) at `at`, in die sides
+    from its centre along its own axes."""
+    centre, side = (300.0, 240.0), 48.0
+    frame = scene([DrawnDie(value, centre, side, angle)])
+    a = np.radians(angle)
+    ux, uy = at[0] * side, at[1] * side
+    x = centre[0] + np.cos(a) * ux - np.sin(a) * uy
+    y = centre[1] + np.sin(a) * ux + np.cos(a) * uy
+    cv2.circle(frame, (round(x), round(y)), round(0.045 * side), (25, 25, 25), -1, cv2.LINE_AA)
+    return frame
+
+
+
+@pytest.mark.parametrize("angle", [0.0, 30.0])
+def test_a_fleck_beside_the_middle_place_is_no_middle_pip(angle):
+    """A 2 with a fleck half a pip spacing from its middle: the three spots lie near enough to
+    a 3's layout, but the 3's middle place holds no pip, and the 2 is not read as a 3."""
+    frame = _with_fleck(2, angle, (0.0, 0.135))
+    candidate = Candidate((300.0, 240.0), 52.0, 0.9)
+    assert read_pips(frame, candidate, PARAMS.pips).value in (None, 2)
+    any_size = replace(PARAMS.pips, pip_ratio=2.6)  # the fleck passes for a pip by its size
+    assert read_pips(frame, candidate, any_size).value in (None, 2)
+    loose = replace(any_size, grid_on=0.0, face_of_box=(1.25,), laid_out_spots=0)
+    assert read_pips(frame, candidate, loose).value == 3  # what the place check prevents
+
+
+@pytest.mark.parametrize("angle", [0.0, 30.0])
+def test_a_fleck_beside_a_lone_pip_is_no_second_pip(angle):
+    """Any two spots lie like the pips of a 2; a 1 with a fleck half its size is not a 2,
+    because the pips of one die are of one size."""
+    frame = _with_fleck(1, angle, (0.27, 0.135))
+    candidate = Candidate((300.0, 240.0), 52.0, 0.9)
+    assert read_pips(frame, candidate, PARAMS.pips).value in (None, 1)
+    assert read_pips(frame, candidate, replace(PARAMS.pips, pip_ratio=2.6)).value == 2

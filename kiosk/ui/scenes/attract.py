@@ -43,7 +43,6 @@ TRAY = (38, 144, 342, 88)  # the how-to's little tray, design units
 HOW_TO = (24, 136, 370, 254)  # its panel
 INVITATION = (406, 136, 370, 254)  # the invitation's panel (or the fact's)
 CAPTION = (34, 236, 350, 150)  # under the tray: four lines at body size
-LEGEND = theme.Style(38, "serif", theme.TEXT, "center")  # serif: 38 units for a 5 mm cap
 
 
 class Attract(Scene):
@@ -113,8 +112,8 @@ class Attract(Scene):
         for i, value in enumerate(self.dice):
             draw.die(surface, layout.rect(24 + i * 56, 22, 46, 46), value)
             draw.die(surface, layout.rect(618 + i * 56, 22, 46, 46), 7 - value)
-        draw.text(surface, layout, "Azar", (400, -6), 80, "serif-bold", theme.GOLD, "center")
-        draw.styled(surface, layout, tr(SUBTITLE), (400, 80), LEGEND, max_width=760)
+        draw.styled(surface, layout, "Azar", (400, -6), theme.WORDMARK)
+        draw.styled(surface, layout, tr(SUBTITLE), (400, 80), theme.LEGEND, max_width=760)
         self.draw_how_to(surface, layout, tr)
         self.draw_invitation(surface, layout, tr)
         self.draw_recent(surface, layout, tr)
@@ -147,16 +146,7 @@ class Attract(Scene):
                     layout.px(2),
                     border_radius=layout.px(6),
                 )
-                draw.text(
-                    surface,
-                    layout,
-                    str(value),
-                    (px + 23, py - 28),
-                    20,
-                    "sans-bold",
-                    theme.GOLD,
-                    "center",
-                )
+                draw.styled(surface, layout, str(value), (px + 23, py - 28), theme.HOW_TO_VALUE)
         surface.set_clip(None)
         step = 0 if t < TUMBLE else 1 if t < READ else 2
         if step == 2:
@@ -186,16 +176,14 @@ class Attract(Scene):
             heading, body, face = tr(INVITE), tr(INVITE_MORE), "sans"
         else:
             heading, body, face = tr("Did you know?"), fact(tr, self.turn // 2), "sans"
-        draw.text(
+        draw.styled(
             surface,
             layout,
             heading,
             (x + w / 2, y + 8),
-            40,
-            "sans-bold",
-            colour,
-            "center",
+            theme.INVITATION,
             max_width=w - 20,
+            color=colour,
         )
         draw.paragraph(
             surface,
@@ -212,26 +200,8 @@ class Attract(Scene):
     def draw_recent(self, surface: pygame.Surface, layout: Layout, tr: Translator) -> None:
         if not self.recent:  # the Play label below already says how to start
             return
-        draw.text(
-            surface,
-            layout,
-            tr(RECENT_LABEL),
-            (24, 401),
-            theme.LABEL.size,
-            "sans",
-            theme.MUTED,
-            max_width=200,
-        )
+        draw.styled(surface, layout, tr(RECENT_LABEL), (24, 401), theme.LABEL, max_width=200)
         for i, (seat, total) in enumerate(self.recent):
             box = layout.rect(236 + i * 45, 396, 40, 34)
             draw.panel(surface, box, layout, edge=theme.SEATS[seat], radius=8, width=2)
-            draw.text(
-                surface,
-                layout,
-                str(total),
-                (256 + i * 45, 401),
-                20,
-                "sans-bold",
-                theme.TEXT,
-                "center",
-            )
+            draw.styled(surface, layout, str(total), (256 + i * 45, 401), theme.RECENT_TOTAL)

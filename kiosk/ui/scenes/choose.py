@@ -23,7 +23,6 @@ ROW = 90  # height of one choice, design units (17 mm on the 7-inch panel: a fin
 TOP = 66  # where the first row starts
 VISIBLE = 4  # rows on screen at once; more scroll
 RULES, LANGUAGE = "rules", "language"
-SUMMARY = theme.Style(theme.BODY.size, "sans", theme.MUTED)
 # One plain line per game for visitors (a game without one shows its registry summary).
 BLURBS = {
     "azar": N_("An azar wins at once, or a race."),
@@ -137,20 +136,11 @@ class Choose(Scene):
             else:
                 colour = draw.option(surface, layout, box, chosen, radius=12, width=3)
             title, summary = self.labels(self.rows[i])
-            draw.text(surface, layout, title, (56, y + 2), 30, "serif-bold", colour, max_width=670)
-            draw.styled(surface, layout, summary, (56, y + 36), SUMMARY, max_width=670)
+            draw.styled(
+                surface, layout, title, (56, y + 2), theme.MENU_TITLE, max_width=670, color=colour
+            )
+            draw.styled(surface, layout, summary, (56, y + 36), theme.MENU_SUMMARY, max_width=670)
         if self.scroll > 0:
-            draw.text(
-                surface, layout, "\u25b2", (770, TOP + 50), 30, "sans-bold", theme.GOLD, "center"
-            )
+            draw.styled(surface, layout, "▲", (770, TOP + 50), theme.SCROLL_MARK)
         if self.scroll + VISIBLE < len(self.rows):
-            draw.text(
-                surface,
-                layout,
-                "\u25bc",
-                (770, TOP + 3 * ROW),
-                30,
-                "sans-bold",
-                theme.GOLD,
-                "center",
-            )
+            draw.styled(surface, layout, "▼", (770, TOP + 3 * ROW), theme.SCROLL_MARK)

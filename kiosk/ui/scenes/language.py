@@ -60,18 +60,8 @@ class Language(Scene):
             color=theme.PRESSED if self.pressed == "home" else theme.BACKGROUND,
             radius=12,
         )
-        draw.text(surface, layout, "\u2302", (38, 8), 28, "sans-bold", theme.MUTED, "center")
-        draw.text(
-            surface,
-            layout,
-            titles[self.selected],
-            (400, 24),
-            44,
-            "serif-bold",
-            theme.GOLD,
-            "center",
-            max_width=760,
-        )
+        draw.styled(surface, layout, "⌂", (38, 8), theme.HOME_ICON)
+        draw.styled(surface, layout, titles[self.selected], (400, 24), theme.HEADING, max_width=760)
         for i, lang in enumerate(LANGUAGES):
             x = 40 + i * 250
             chosen = i == self.selected or self.pressed == lang
@@ -86,36 +76,30 @@ class Language(Scene):
                 rest_width=1.5,
                 rest_color=theme.PANEL,
             )
-            draw.text(
+            draw.styled(
                 surface,
                 layout,
                 lang.upper(),
                 (x + 110, 180),
-                64,
-                "serif-bold",
-                theme.GOLD if chosen else theme.MUTED,
-                "center",
+                theme.LANGUAGE_CODE,
+                color=theme.GOLD if chosen else theme.MUTED,
             )
-            draw.text(
+            draw.styled(
                 surface,
                 layout,
                 LANGUAGE_NAMES[lang],
                 (x + 110, 290),
-                30,
-                "sans-bold",
-                theme.TEXT if chosen else theme.MUTED,
-                "center",
+                theme.LANGUAGE_NAME,
                 max_width=200,
+                color=theme.TEXT if chosen else theme.MUTED,
             )
             # Under each card, the question in that card's language: a visitor finds theirs.
-            draw.text(
+            draw.styled(
                 surface,
                 layout,
                 titles[i],
                 (x + 110, 390),
-                24,
-                "serif",
-                theme.GOLD if chosen else theme.MUTED,
-                "center",
+                theme.LANGUAGE_TITLE,
                 max_width=236,
+                color=theme.GOLD if chosen else theme.MUTED,
             )

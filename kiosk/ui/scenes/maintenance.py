@@ -231,8 +231,14 @@ class Maintenance(Scene):
             chosen = i == self.selected
             box = layout.rect(16, y, 250, 31)
             colour = draw.option(surface, layout, box, chosen, radius=8, width=2.5)
-            draw.text(
-                surface, layout, tr(label), (30, y + 6), 15, "sans-bold", colour, max_width=225
+            draw.styled(
+                surface,
+                layout,
+                tr(label),
+                (30, y + 6),
+                theme.STAFF_MENU,
+                max_width=225,
+                color=colour,
             )
         area = layout.rect(280, 76, 506, 292)
         draw.panel(surface, area, layout, color=(12, 10, 8), radius=10)
@@ -282,16 +288,7 @@ class Maintenance(Scene):
     def draw_camera(self, surface, layout, area: pygame.Rect) -> None:
         preview = self.kiosk.worker.preview() if self.kiosk.worker is not None else None
         if preview is None:
-            draw.text(
-                surface,
-                layout,
-                self.tr("No camera."),
-                (533, 200),
-                20,
-                "sans-bold",
-                theme.WARN,
-                "center",
-            )
+            draw.styled(surface, layout, self.tr("No camera."), (533, 200), theme.STAFF_WARNING)
             return
         h, w = preview.image.shape[:2]
         image = pygame.image.frombuffer(preview.image.tobytes(), (w, h), "BGR")
@@ -316,14 +313,12 @@ class Maintenance(Scene):
             label = f"{die.value} {die.confidence:.2f}"
             image = draw.rendered("sans-bold", layout.px(12), label, theme.GOLD)
             surface.blit(image, image.get_rect(midbottom=rect.midtop))
-        draw.text(
+        draw.styled(
             surface,
             layout,
             self.tr(TRAY_STATES.get(preview.motion, TRAY_UNKNOWN)),
             (292, 82),
-            14,
-            "sans-bold",
-            theme.TEXT,
+            theme.STAFF_STATUS,
         )
 
     def draw_stats(self, surface, layout) -> None:
@@ -331,14 +326,12 @@ class Maintenance(Scene):
         stats = self.stats or statistics(self.kiosk.log.all_dice())
         self.stats = stats
         expected = sum_distribution()
-        draw.text(
+        draw.styled(
             surface,
             layout,
             tr("Sums of {n} throws (bars) against the exact odds (lines)").format(n=stats.throws),
             (292, 82),
-            14,
-            "sans-bold",
-            theme.TEXT,
+            theme.STAFF_STATUS,
             max_width=480,
         )
         top = max(
@@ -360,9 +353,7 @@ class Maintenance(Scene):
                 layout.point(x + 28, base - exact),
                 layout.px(2),
             )
-            draw.text(
-                surface, layout, str(total), (x + 14, base + 4), 11, "sans", theme.MUTED, "center"
-            )
+            draw.styled(surface, layout, str(total), (x + 14, base + 4), theme.STAFF_AXIS)
         lines = []
         for i, test in enumerate(stats.per_die):
             verdict = {

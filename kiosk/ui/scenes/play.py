@@ -30,7 +30,7 @@ from kiosk.ui.scene import Scene
 log = logging.getLogger(__name__)
 
 WRONG_COUNT = {2: N_("The table needs exactly two dice in the track.")}
-ENTER_DICE = {2: N_("Enter the two dice")}
+ENTER_DICE = {2: N_("Enter the two dice"), 3: N_("Enter the three dice")}
 REROLL_REASONS = {
     "wrong_count": N_("The table needs exactly three dice in the track."),
     "unreadable": N_("A die could not be read."),
@@ -287,21 +287,13 @@ class Play(Scene):
         tr, last = self.tr, self.match.last
         seat = int(last.seat)
         who = tr("{player} threw").format(player=tr.player(seat))
-        draw.text(
-            surface,
-            layout,
-            who,
-            (400, 8),
-            34,
-            "sans-bold",
-            theme.SEATS[seat],
-            "center",
-            max_width=760,
+        draw.styled(
+            surface, layout, who, (400, 8), theme.TO_THROW, max_width=760, color=theme.SEATS[seat]
         )
-        left = 40 + 70 * (3 - len(last.dice))  # two dice (Hazard) closer to the total
+        left = 34 + 66 * (3 - len(last.dice))  # two dice (Hazard) closer to the total
         for i, value in enumerate(last.dice):
-            draw.die(surface, layout.rect(left + i * 140, 70, 120, 120), value)
-        draw.text(surface, layout, "=", (478, 84), 80, "sans-bold", theme.MUTED, "center")
+            draw.die(surface, layout.rect(left + i * 132, 70, 120, 120), value)
+        draw.styled(surface, layout, "=", (478, 84), theme.REVEAL_EQUALS)
         draw.styled(surface, layout, str(last.total), (640, 40), theme.REVEAL_TOTAL)
         ruling = tr.ruling(last.ruling.key, last.ruling.params)
         draw.paragraph(
@@ -343,32 +335,13 @@ class Play(Scene):
         prize = getattr(match.state, "prize", None)
         if match.variant.reports_stakes and prize is not None and not match.is_over:
             text = tr("Prize: {stakes}").format(stakes=self.stakes(prize))
-            draw.text(
-                surface,
-                layout,
-                text,
-                (786, 10),
-                20,
-                "sans-bold",
-                theme.GOLD,
-                "right",
-                max_width=200,
-            )
+            draw.styled(surface, layout, text, (786, 10), theme.PRIZE, max_width=200)
         thrown = [entry for entry in match.entries if not entry.is_choice]
         entries = thrown[-HISTORY_CHIPS:-1]
         for i, entry in enumerate(entries):  # the totals before the last one, oldest first
             box = layout.rect(290 + i * 38, 8, 34, 26)
             draw.panel(surface, box, layout, edge=theme.SEATS[int(entry.seat)], radius=6, width=2)
-            draw.text(
-                surface,
-                layout,
-                str(entry.total),
-                (307 + i * 38, 11),
-                17,
-                "sans-bold",
-                theme.TEXT,
-                "center",
-            )
+            draw.styled(surface, layout, str(entry.total), (307 + i * 38, 11), theme.HISTORY_TOTAL)
 
     def draw_last(self, surface: pygame.Surface, layout: Layout) -> None:
         """The last throw: its dice, its total in big figures, and its ruling."""
@@ -381,15 +354,12 @@ class Play(Scene):
             if self.reroll == "wrong_count":
                 reason = WRONG_COUNT.get(self.dice_count, reason)
             reason = tr(reason)
-            draw.text(
+            draw.styled(
                 surface,
                 layout,
                 tr("Please throw again."),
                 (centre, 54),
-                40,
-                "sans-bold",
-                theme.WARN,
-                "center",
+                theme.REROLL,
                 max_width=LAST_BOX[2] - 24,
             )
             draw.paragraph(
@@ -406,15 +376,12 @@ class Play(Scene):
             return
         last = match.last
         if last is None:
-            draw.text(
+            draw.styled(
                 surface,
                 layout,
                 tr("First throw"),
                 (centre, 54),
-                40,
-                "sans-bold",
-                theme.GOLD,
-                "center",
+                theme.FIRST_THROW,
                 max_width=LAST_BOX[2] - 24,
             )
             draw.paragraph(
@@ -430,21 +397,20 @@ class Play(Scene):
             )
             return
         if last.is_choice:  # a called main: the number, no dice
-            draw.text(
+            draw.styled(
                 surface,
                 layout,
                 tr("main {main}").format(main=last.dice[0]),
                 (26, 54),
-                40,
-                "sans-bold",
-                theme.GOLD,
+                theme.CALLED_MAIN,
                 max_width=250,
             )
         else:
             for i, value in enumerate(last.dice):
                 draw.die(surface, layout.rect(26 + i * 64, 52, 56, 56), value)
-            draw.text(surface, layout, "=", (250, 44), 52, "sans-bold", theme.MUTED, "center")
-            draw.styled(surface, layout, str(last.total), (340, 28), theme.TOTAL)
+            closer = 64 * (3 - len(last.dice))  # two dice (Hazard): the total follows them
+            draw.styled(surface, layout, "=", (250 - closer, 44), theme.EQUALS)
+            draw.styled(surface, layout, str(last.total), (340 - closer, 28), theme.TOTAL)
         ruling = tr.ruling(last.ruling.key, last.ruling.params)
         draw.paragraph(
             surface,
@@ -521,20 +487,36 @@ class Play(Scene):
         return self._preview_surface, self._preview_scale
 
     def draw_dice_marks(self, surface, layout, preview, target: pygame.Rect, scale: float):
+        """A gold frame on each die read, and its value on a tag above it, or below or beside
+        it when dice lying close together would put one tag over another die's or tag."""
+        boxes = []
         for die in preview.dice:
-            cx = target.left + die.center[0] * scale
-            cy = target.top + die.center[1] * scale
             side = die.size * scale * 1.25
             rect = pygame.Rect(0, 0, round(side), round(side))
-            rect.center = (round(cx), round(cy))
+            rect.center = (
+                round(target.left + die.center[0] * scale),
+                round(target.top + die.center[1] * scale),
+            )
             pygame.draw.rect(surface, theme.GOLD, rect, layout.px(2), border_radius=layout.px(4))
+            boxes.append(rect)
+        taken = list(boxes)
+        gap = layout.px(2)
+        for die, rect in zip(preview.dice, boxes, strict=True):
             label = draw.rendered("sans-bold", layout.px(18), str(die.value), theme.BACKGROUND)
-            tag = label.get_rect(midbottom=(rect.centerx, rect.top - layout.px(2)))
+            places = (
+                label.get_rect(midbottom=(rect.centerx, rect.top - gap)),
+                label.get_rect(midtop=(rect.centerx, rect.bottom + gap)),
+                label.get_rect(midleft=(rect.right + gap * 3, rect.centery)),
+                label.get_rect(midright=(rect.left - gap * 3, rect.centery)),
+            )
+            others = [t for t in taken if t is not rect]
+            tag = next(
+                (p for p in places if p.inflate(gap * 4, gap).collidelist(others) == -1),
+                places[0],
+            )
+            taken.append(tag.inflate(gap * 4, gap))
             pygame.draw.rect(
-                surface,
-                theme.GOLD,
-                tag.inflate(layout.px(8), layout.px(2)),
-                border_radius=layout.px(4),
+                surface, theme.GOLD, tag.inflate(gap * 4, gap), border_radius=layout.px(4)
             )
             surface.blit(label, tag)
 
@@ -545,10 +527,8 @@ class Play(Scene):
         elif not self.kiosk.camera_ok:
             title = tr("Camera lost: enter the dice with the buttons.")
         else:
-            title = tr(ENTER_DICE.get(len(self.entry or ()), "Enter the three dice"))
-        draw.text(
-            surface, layout, title, (400, 48), 36, "sans-bold", theme.GOLD, "center", max_width=752
-        )
+            title = tr(ENTER_DICE.get(len(self.entry or ()), ENTER_DICE[3]))
+        draw.styled(surface, layout, title, (400, 48), theme.CHOICE_TITLE, max_width=752)
         left = 90 + 55 * (3 - len(self.entry or ()))  # fewer dice stay centred on the same place
         for i, value in enumerate(self.entry or ()):
             rect = layout.rect(left + i * 110, 100, 80, 80)
@@ -564,51 +544,27 @@ class Play(Scene):
                 )
         total = sum(self.entry or ())
         draw.styled(surface, layout, str(total), (600, 80), theme.TOTAL)
-        draw.text(
-            surface,
-            layout,
-            tr(CANCEL_HINT),
-            (400, 188),
-            theme.BODY.size,
-            "sans",
-            theme.MUTED,
-            "center",
-            max_width=752,
-        )
+        draw.styled(surface, layout, tr(CANCEL_HINT), (400, 188), theme.NOTE, max_width=752)
 
     def draw_choice(self, surface, layout, choice) -> None:
         """The options of the awaited choice (Hazard's main) in a row, the shown one framed."""
         tr = self.tr
         title = tr("{player}: call the main.").format(player=tr.player(int(choice.seat)))
-        draw.text(
-            surface, layout, title, (400, 48), 36, "sans-bold", theme.GOLD, "center", max_width=752
-        )
+        draw.styled(surface, layout, title, (400, 48), theme.CHOICE_TITLE, max_width=752)
         width = 720 / len(choice.options)
         for i, option in enumerate(choice.options):
             selected = i == self.option % len(choice.options)
             rect = layout.rect(40 + i * width + 8, 96, width - 16, 84)
             colour = draw.option(surface, layout, rect, selected, radius=12, width=3)
-            draw.text(
+            draw.styled(
                 surface,
                 layout,
                 str(option),
                 (40 + i * width + width / 2, 104),
-                56,
-                "serif-bold",
-                colour,
-                "center",
+                theme.CHOICE_OPTION,
+                color=colour,
             )
-        draw.text(
-            surface,
-            layout,
-            tr(CHOOSE_HINT),
-            (400, 188),
-            theme.BODY.size,
-            "sans",
-            theme.MUTED,
-            "center",
-            max_width=752,
-        )
+        draw.styled(surface, layout, tr(CHOOSE_HINT), (400, 188), theme.NOTE, max_width=752)
 
     def draw_seat(self, surface, layout, seat: int, x: float) -> None:
         """A player's card: name, whose throw it is (or the stakes won so far), the chance."""
@@ -626,15 +582,14 @@ class Play(Scene):
             width=4 if turn else 1,
         )
         pygame.draw.circle(surface, theme.SEATS[seat], layout.point(x + 22, y + 18), layout.px(9))
-        draw.text(
+        draw.styled(
             surface,
             layout,
             tr.player(seat),
             (x + 40, y + 2),
-            26,
-            "sans-bold",
-            theme.SEATS[seat],
+            theme.SEAT_NAME,
             max_width=190,
+            color=theme.SEATS[seat],
         )
         if turn:
             below, colour = tr("throws now"), theme.SEATS[seat]
@@ -642,20 +597,17 @@ class Play(Scene):
             below, colour = tr("won so far: {n}").format(n=f"{state.ledger[seat]:+d}"), theme.TEXT
         else:
             below, colour = "", theme.MUTED
-        draw.text(surface, layout, below, (x + 40, y + 33), 20, "sans-bold", colour, max_width=250)
+        draw.styled(
+            surface, layout, below, (x + 40, y + 33), theme.SEAT_NOTE, max_width=250, color=colour
+        )
         chances = getattr(state, "chances", None)
         chance = chances[seat] if chances is not None else None
-        # In Hazard the other player's number is the caster's main, which wins for him.
-        setter = getattr(state, "main", None) is not None and seat != int(state.caster)
-        draw.text(
+        draw.styled(
             surface,
             layout,
-            tr("main") if setter else tr("chance"),
+            explain.seat_word(tr, state, seat),
             (x + 290, y + 4),
-            theme.LABEL.size,
-            "sans",
-            theme.MUTED,
-            "right",
+            theme.CHANCE_LABEL,
             max_width=80,
         )
         value = str(chance) if chance else "–"

@@ -70,15 +70,12 @@ class Result(Scene):
             return
         self.draw_home(surface, layout)
         result = verdict(match.state)
-        draw.text(
+        draw.styled(
             surface,
             layout,
             tr.ruling(match.variant.title_key),
             (400, 8),
-            26,
-            "serif",
-            theme.MUTED,
-            "center",
+            theme.GAME_NAME,
             max_width=440,
         )
         if result.ahead is None:
@@ -131,16 +128,8 @@ class Result(Scene):
         draw.panel(
             surface, box, layout, color=theme.PRESSED if down else theme.BACKGROUND, radius=12
         )
-        draw.text(
-            surface,
-            layout,
-            "\u2302 " + self.tr("Language"),
-            (83, 12),
-            18,
-            "sans",
-            theme.MUTED,
-            "center",
-            max_width=136,
+        draw.styled(
+            surface, layout, "⌂ " + self.tr("Language"), (83, 12), theme.HOME, max_width=136
         )
 
     def draw_net(self, surface: pygame.Surface, layout: Layout, seat: int, net: int) -> None:
@@ -149,26 +138,9 @@ class Result(Scene):
         y = CARD_Y
         box = layout.rect(x - 170, y, 340, CARD_H)
         draw.panel(surface, box, layout, edge=theme.SEATS[seat], radius=12, width=2)
-        draw.text(
-            surface,
-            layout,
-            tr.player(seat),
-            (x, y + 4),
-            30,
-            "sans-bold",
-            theme.SEATS[seat],
-            "center",
+        draw.styled(
+            surface, layout, tr.player(seat), (x, y + 4), theme.RESULT_SEAT, color=theme.SEATS[seat]
         )
         figure = f"{net:+d}" if net else "0"
-        draw.text(surface, layout, figure, (x, y + 34), 56, "sans-bold", theme.TEXT, "center")
-        draw.text(
-            surface,
-            layout,
-            tr(NET_LABEL),
-            (x, y + 94),
-            theme.LABEL.size,
-            "sans",
-            theme.MUTED,
-            "center",
-            max_width=320,
-        )
+        draw.styled(surface, layout, figure, (x, y + 34), theme.NET)
+        draw.styled(surface, layout, tr(NET_LABEL), (x, y + 94), theme.NET_LABEL, max_width=320)

@@ -18,7 +18,7 @@ from kiosk.ui.scenes import facts
 from kiosk.ui.touch import Target
 
 AZAR_RULES = N_(
-    "3, 4, 5, 6, 15, 16, 17 and 18 are azares; 7 to 14 are chances.\n"
+    "3, 4, 5, 6, 15, 16, 17 and 18 are azars; 7 to 14 are chances.\n"
     "First throw: an azar wins at once. Otherwise it is the other player's chance.\n"
     "Second throw: an azar (a reazar) loses. A new total is your own chance. "
     "The same total again: start over.\n"
@@ -26,7 +26,7 @@ AZAR_RULES = N_(
     "The first caster changes from one game to the next."
 )
 MEDIO_RULES = N_(
-    "3 to 7 and 14 to 18 are azares; 8 to 13 are reazares.\n"
+    "3 to 7 and 14 to 18 are azars; 8 to 13 are reazars.\n"
     "Both throw: the higher total casts.\n"
     "Every azar wins a stake. The first reazar is the other player's chance.\n"
     "Throw that chance again first: throw once more, an azar takes the table.\n"
@@ -76,7 +76,6 @@ TITLES = {
 }
 PAGES = ("azar", "medio_azar", "hazard", "glossary", "history", "odds", "sources")
 MAIN_ROW = N_("{game}, main of {main}")
-CENTRED = theme.Style(theme.BODY.size, "sans", theme.MUTED, "center")
 BOX = (44, 80, 712, 346)  # a text page: at body size about 36 characters a line
 SIZES = {False: theme.BODY.size, True: 46}  # body size, normal and large text
 SPACING = 1.2  # line height, in font line sizes
@@ -179,7 +178,7 @@ class Rules(Scene):
         footer = f"{self.page + 1} / {len(PAGES)}"
         if len(parts) > 1:
             footer += f"  ({self.part + 1}/{len(parts)})"
-        draw.text(surface, layout, footer, (786, 12), 16, "sans", theme.MUTED, "right")
+        draw.styled(surface, layout, footer, (786, 12), theme.PAGE_NUMBER)
         self.draw_large_toggle(surface, layout)
         if page == "odds":
             heading(surface, layout, self.title())
@@ -209,14 +208,14 @@ class Rules(Scene):
             radius=12,
         )
         label = "A\u2212" if self.large else "A+"
-        draw.text(surface, layout, label, (48, 10), 26, "sans-bold", theme.GOLD, "center")
+        draw.styled(surface, layout, label, (48, 10), theme.LARGE_TEXT_TOGGLE)
 
     def draw_odds(self, surface: pygame.Surface, layout: Layout) -> None:
         """The exact odds, a few games a screenful: who casts first wins how often, and how
         many throws a game lasts (the caster's losses are the rest of the hundred)."""
         tr = self.tr
         if not facts.ready():
-            draw.styled(surface, layout, tr("Computing the odds..."), (400, 200), CENTRED)
+            draw.styled(surface, layout, tr("Computing the odds..."), (400, 200), theme.NOTE)
             return
         columns = ((610, tr("First player wins")), (720, tr("Throws per game")))
         for x, label in columns:
@@ -238,9 +237,7 @@ class Rules(Scene):
                 title = tr(MAIN_ROW).format(game=title, main=main)
             y = 132 + row * 60
             draw.panel(surface, layout.rect(30, y, 740, 54), layout, radius=8)
-            draw.text(
-                surface, layout, title, (42, y + 8), 38, "serif-bold", theme.GOLD, max_width=496
-            )
+            draw.styled(surface, layout, title, (42, y + 8), theme.ODDS_GAME, max_width=496)
             values = (tr.percent(wins, 1), tr.decimal(throws, 1))
             for (x, _), value in zip(columns, values, strict=True):
-                draw.text(surface, layout, value, (x, y + 8), 36, "sans", theme.TEXT, "center")
+                draw.styled(surface, layout, value, (x, y + 8), theme.ODDS_FIGURE)

@@ -94,15 +94,12 @@ def draw_light_test(
             theme.TEXT,
         )
         return
-    draw.text(
+    draw.styled(
         surface,
         layout,
         tr("Press each button. The test ends 5 s after the last press."),
         (533, 100),
-        15,
-        "sans-bold",
-        theme.TEXT,
-        "center",
+        theme.STAFF_INSTRUCTION,
         max_width=480,
     )
     for i, button in enumerate(("left", "ok", "right")):
@@ -112,16 +109,11 @@ def draw_light_test(
             surface, theme.GOLD if on else (60, 52, 40), centre, layout.px(46), 0 if on else 3
         )
         label = {"left": tr("Left"), "ok": tr("OK"), "right": tr("Right")}[button]
-        draw.text(
-            surface, layout, label, (383 + i * 150, 280), 16, "sans-bold", theme.TEXT, "center"
-        )
-        draw.text(
+        draw.styled(surface, layout, label, (383 + i * 150, 280), theme.STAFF_BUTTON)
+        draw.styled(
             surface,
             layout,
             tr("LED: {name}").format(name=tr(BUTTON_LIGHTS[button])),
             (383 + i * 150, 304),
-            12,
-            "sans",
-            theme.MUTED,
-            "center",
+            theme.STAFF_LED,
         )
