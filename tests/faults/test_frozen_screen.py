@@ -11,7 +11,7 @@ import logging
 import pytest
 
 from hardware.buttons import ButtonEvent
-from kiosk.app import STALL_SECONDS
+from kiosk.loop import STALL_SECONDS
 
 from .conftest import headless_kiosk
 from .fakes import Camera, Clock
