@@ -202,6 +202,11 @@ def new_term(entries) -> str | None:
 
 
 def gloss(tr: Translator, term: str) -> str:
-    """One line: "Azar: a hard total to throw..."."""
+    """One line: "Azar: a hard total to throw...". The meaning is written as a sentence (the
+    glossary's own entries); after the term's colon it goes on in lower case, as French and
+    Spanish write it (and English may)."""
     word, meaning = TERMS[term]
-    return tr("{term}: {meaning}").format(term=tr(word), meaning=tr(meaning))
+    said = tr(meaning)
+    if len(said) > 1 and not said[1].isupper():  # not an initialism
+        said = said[0].lower() + said[1:]
+    return tr("{term}: {meaning}").format(term=tr(word), meaning=said)

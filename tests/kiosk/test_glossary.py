@@ -50,3 +50,12 @@ def test_hazard_rulings_bring_up_main_and_nick() -> None:
     assert explain.term_of("hazard.main_thrown") == "main"
     assert explain.term_of("hazard.nick") == "nick"
     assert explain.term_of("hazard.chance_set") == "chance"  # not mistaken for the main
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_gloss_goes_on_in_lower_case_after_its_colon(lang: str) -> None:
+    """ "Suerte: el total que espera..." as Spanish and French write it, not "Suerte: El"."""
+    tr = Translator(lang)
+    for term, _, _ in explain.GLOSSARY:
+        meaning = explain.gloss(tr, term).split(":", 1)[1].strip()
+        assert meaning[0].islower(), explain.gloss(tr, term)

@@ -112,7 +112,7 @@ class Attract(Scene):
         for i, value in enumerate(self.dice):
             draw.die(surface, layout.rect(24 + i * 56, 22, 46, 46), value)
             draw.die(surface, layout.rect(618 + i * 56, 22, 46, 46), 7 - value)
-        draw.styled(surface, layout, "Azar", (400, -6), theme.WORDMARK)
+        draw.styled(surface, layout, "Azar", (400, -1), theme.WORDMARK)
         draw.styled(surface, layout, tr(SUBTITLE), (400, 80), theme.LEGEND, max_width=760)
         self.draw_how_to(surface, layout, tr)
         self.draw_invitation(surface, layout, tr)

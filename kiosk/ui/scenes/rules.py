@@ -218,13 +218,20 @@ class Rules(Scene):
             draw.styled(surface, layout, tr("Computing the odds..."), (400, 200), theme.NOTE)
             return
         columns = ((610, tr("First player wins")), (720, tr("Throws per game")))
+        # both headings at one size: the size at which the longer of them fits its box
+        px = layout.px(20)
+        fits = [
+            draw.paragraph_fit("sans-bold", px, label, layout.px(110), layout.px(52), 1.0)[0]
+            for _, label in columns
+        ]
+        heading = 20 * min(fits) / px
         for x, label in columns:
             draw.paragraph(
                 surface,
                 layout,
                 label,
                 (x - 55, 74, 110, 52),
-                20,
+                heading,
                 "sans-bold",
                 theme.MUTED,
                 "center",
