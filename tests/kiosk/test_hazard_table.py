@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-import queue
-
 import numpy as np
 import pygame
 import pytest
 
 from hardware.buttons import ButtonEvent
 from kiosk.config import load_config, parse_config
-from kiosk.gamelog import GameLog
 from kiosk.rules import find_variant
 from kiosk.table import Kiosk
 from kiosk.ui import explain
 from kiosk.ui.scenes.choose import menu
 from kiosk.worker import Preview, RollRead
+from tests.kiosk.tables import headless_table
 from vision.reading import Die, RerollReason, Roll
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 class Worker:
@@ -43,19 +33,7 @@ class Worker:
 
 
 def make_kiosk(folder, tray=None) -> Kiosk:
-    pygame.display.init()
-    pygame.font.init()
-    kiosk = Kiosk(
-        load_config(None),
-        pygame.Surface((800, 480)),
-        GameLog.in_dir(folder),
-        worker=Worker(),
-        events=queue.Queue(),
-        clock=Clock(),
-        tray=tray,
-    )
-    kiosk.data_dir = folder
-    return kiosk
+    return headless_table(folder, worker=Worker(), tray=tray)
 
 
 @pytest.fixture

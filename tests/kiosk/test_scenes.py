@@ -14,15 +14,8 @@ from kiosk.gamelog import GameLog
 from kiosk.rules.variants import VARIANTS
 from kiosk.table import Kiosk
 from kiosk.worker import CameraStatus, Preview, RollRead
+from tests.kiosk.tables import Clock, headless_table
 from vision.reading import Die, RerollReason, Roll
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 class StillCamera:
@@ -42,21 +35,7 @@ class StillCamera:
 
 @pytest.fixture
 def kiosk(tmp_path):
-    pygame.display.init()
-    pygame.font.init()
-    clock = Clock()
-    k = Kiosk(
-        load_config(None),
-        pygame.Surface((800, 480)),
-        GameLog.in_dir(tmp_path),
-        worker=StillCamera(),
-        events=queue.Queue(),
-        clock=clock,
-        wall_clock=clock,  # a frame takes no time, however slow the machine
-    )
-    k.data_dir = tmp_path
-    k.test_clock = clock
-    return k
+    return headless_table(tmp_path, worker=StillCamera())
 
 
 def press(kiosk: Kiosk, *buttons: str, kind: str = "press") -> None:

@@ -6,45 +6,24 @@ is moved by hand.
 
 from __future__ import annotations
 
-import queue
-
 import numpy as np
 import pygame
 import pytest
 
-from kiosk.config import load_config
-from kiosk.gamelog import GameLog
 from kiosk.rules import find_variant
 from kiosk.table import Kiosk
 from kiosk.ui import still_playing, theme
 from kiosk.ui.layout import Layout
 from kiosk.worker import RollRead
+from tests.kiosk.tables import headless_table
 from vision.reading import Die, Roll
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture
 def kiosk(tmp_path):
-    pygame.display.init()
-    pygame.font.init()
     pygame.event.clear()
-    clock = Clock()
-    k = Kiosk(
-        load_config(None),
-        pygame.Surface((800, 480)),
-        GameLog.in_dir(tmp_path),
-        events=queue.Queue(),
-        clock=clock,
-    )
+    k = headless_table(tmp_path)
     k.camera_ok = True
-    k.test_clock = clock
     yield k
     pygame.event.clear()
 
@@ -72,17 +51,7 @@ def outside_the_box(layout: Layout) -> np.ndarray:
 
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
 def test_the_question_dims_the_real_game_around_it(tmp_path, size) -> None:
-    pygame.display.init()
-    pygame.font.init()
-    clock = Clock()
-    kiosk = Kiosk(
-        load_config(None),
-        pygame.Surface(size),
-        GameLog.in_dir(tmp_path),
-        events=queue.Queue(),
-        clock=clock,
-    )
-    kiosk.test_clock = clock
+    kiosk = headless_table(tmp_path, size=size)
     played(kiosk)
     quiet_until_asked(kiosk)
     assert kiosk.still_playing.asking and kiosk.scene.name == "play"

@@ -3,15 +3,12 @@ alternating first caster, the next throw in plain words, the sounds."""
 
 from __future__ import annotations
 
-import queue
 import random
 
-import pygame
 import pytest
 
 from hardware.buttons import ButtonEvent
-from kiosk.config import load_config, parse_config
-from kiosk.gamelog import GameLog
+from kiosk.config import parse_config
 from kiosk.i18n import Translator
 from kiosk.rules import Seat, Throw, find_variant
 from kiosk.sound import RATE, cues, write_wavs
@@ -20,27 +17,12 @@ from kiosk.ui import explain
 from kiosk.ui.scenes import facts
 from kiosk.ui.verdict import verdict
 from kiosk.worker import RollRead
+from tests.kiosk.tables import headless_table
 from vision.reading import Die, Roll
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
 def make_kiosk(tmp_path, config=None) -> Kiosk:
-    pygame.display.init()
-    pygame.font.init()
-    kiosk = Kiosk(
-        config or load_config(None),
-        pygame.Surface((800, 480)),
-        GameLog.in_dir(tmp_path),
-        events=queue.Queue(),
-        clock=Clock(),
-    )
+    kiosk = headless_table(tmp_path, config)
     kiosk.camera_ok = True  # reads come from the test, as from the worker
     return kiosk
 

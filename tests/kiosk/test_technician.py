@@ -5,12 +5,10 @@ Pi), and the button and light test on gpiozero's mock pins."""
 from __future__ import annotations
 
 import os
-import queue
 import subprocess
 import sys
 import time
 
-import pygame
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -18,18 +16,10 @@ from hardware.board import Board, decode_throttled
 from hardware.buttons import ButtonEvent
 from hardware.lights import GpioLights
 from kiosk.cli import version
-from kiosk.config import LightsConfig, load_config
-from kiosk.gamelog import GameLog
+from kiosk.config import LightsConfig
 from kiosk.health import ERRORS_FILE, STARTS_FILE, restarts_today, starts
 from kiosk.table import Kiosk
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
+from tests.kiosk.tables import headless_table
 
 
 def fake_pi(folder, temp: str = "48312\n", throttled: str | None = "throttled=0x50005\n"):
@@ -79,18 +69,7 @@ def test_restarts_today_count_the_starts_of_this_day_only() -> None:
 
 @pytest.fixture
 def kiosk(tmp_path):
-    pygame.display.init()
-    pygame.font.init()
-    clock = Clock()
-    k = Kiosk(
-        load_config(None),
-        pygame.Surface((800, 480)),
-        GameLog.in_dir(tmp_path),
-        events=queue.Queue(),
-        clock=clock,
-    )
-    k.data_dir = tmp_path
-    k.test_clock = clock
+    k = headless_table(tmp_path)
     yield k
     k.log.close()
 
