@@ -136,12 +136,12 @@ class FaceClassifier:
     def view_logits(self, crops: np.ndarray, views: int | None = None) -> np.ndarray:
         """(views x networks, n, 7) raw logits of each crop seen in the first `views` VIEWS."""
         crops = np.asarray(crops)
-        turned = [np.rot90(crops, k, axes=(1, 2)) for k, _ in VIEWS[: views or self.n_views]]
-        seen = [v[:, :, ::-1] if m else v for v, (_, m) in zip(turned, VIEWS, strict=False)]
+        chosen = VIEWS[: views or self.n_views]
+        seen = [np.rot90(crops, k, axes=(1, 2))[:, :, :: -1 if m else 1] for k, m in chosen]
         # one batch for every view: one pass through the network, not one per view
-        z = self.logits(np.concatenate(seen))  # (networks, views x n, 7)
-        n = len(crops)
-        return np.concatenate([z[:, i * n : (i + 1) * n] for i in range(len(seen))])
+        z = self.logits(np.concatenate(seen))  # (networks, views x n, 7), view-major
+        z = z.reshape(len(z), len(chosen), len(crops), -1).swapaxes(0, 1)
+        return z.reshape(-1, len(crops), z.shape[-1])
 
     def views(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each crop seen `n_views` ways (turned, mirrored: every die face looks like a face
