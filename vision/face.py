@@ -101,6 +101,9 @@ def _check_places(fit: FaceFit, spots: Spots, p: PipParams) -> tuple[FaceFit | N
         return None, f"a pip where a {fit.value} has none"
     if min(on) < p.grid_on * spots.contrast:
         return None, f"no pip where a {fit.value} has one"  # a fleck near a place taken for it
+    stray = spots.unexplained([z for z, _ in nine], radius, p.unexplained_reach, p)
+    if stray > p.grid_off * min(on):
+        return None, f"a pip off the places of a {fit.value}"
     return fit, ""
 
 
@@ -141,26 +144,33 @@ def box_outline(centre: tuple[float, float], side: float) -> np.ndarray:
 def _reframed(
     frame: np.ndarray, candidate: Candidate, face: Face, spots: Spots, p: PipParams
 ) -> tuple[Face, Spots, FaceFit | None]:
-    """The pips sought again on a face of the size the die's box implies: the face found by its
-    colour takes in a side of the die's own colour, or a touching die, and runs large or off
-    centre (pip spacing too small, a side's pips among the top's). The face is centred where it
-    was found, where the finder marked the die, and where the pips seen in the whole box lay
-    out a face (laid_out: centre and turn from the pips themselves); turned as the face found,
-    or as the pips. Each framing must pass every check of fit_pips; the first that does is
-    taken, else the first framing stands."""
+    """The pips sought again where those that differ from the face in any way fit no face.
+
+    First on faces of the size the die's box implies: the face found by its colour takes in a
+    side of the die's own colour, or a touching die, and runs large or off centre (pip spacing
+    too small, a side's pips among the top's). The face is centred where it was found, where
+    the finder marked the die, and where the pips seen in the whole box lay out a face
+    (laid_out: centre and turn from the pips themselves); turned as the face found, or as the
+    pips. Then along each colour axis (pips.find_spots: a marbled face varies along other axes
+    than its pips), on the face found and on those framings. Each reading must pass every
+    check of fit_pips; the first that does is taken, else the face found stands."""
     framings = [(face.centre, face.angle), (candidate.centre, face.angle)]
     layout = laid_out(frame, candidate, p)
     if layout is not None:
         framings.append(layout)
-    for ratio in p.face_of_box:
-        for centre, angle in framings:
-            again = replace(
-                face, centre=centre, angle=angle, side=candidate.size / ratio, share=1 / ratio
-            )
-            found = find_spots(frame, again, p)
-            fit, _ = fit_pips(found, p)
-            if fit is not None:
-                return again, found, fit
+    boxed = [
+        replace(face, centre=centre, angle=angle, side=candidate.size / ratio, share=1 / ratio)
+        for ratio in p.face_of_box
+        for centre, angle in framings
+    ]
+    tries = [(again, -1) for again in boxed]
+    for axis in p.pip_axes:
+        tries += [(face, int(axis))] + [(again, int(axis)) for again in boxed]
+    for again, axis in tries:
+        found = find_spots(frame, again, p, axis)
+        fit, _ = fit_pips(found, p)
+        if fit is not None:
+            return again, found, fit
     return face, spots, None
 
 

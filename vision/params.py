@@ -71,6 +71,10 @@ class PipParams:
     face_inset: float = 0.1  # face colour taken this far inside the face edges (face sides)
     pip_reach: float = 0.58  # pips are sought this far from the face centre (face sides)
     pip_limit: float = 0.46  # ...and kept when their centre is within this of it
+    pip_axes: tuple[float, ...] = (0, 1, 2, 3, 4, 5)  # colour axes (pips.find_spots: +L, -L,
+    # +a, -a, +b, -b) pips are sought along when what differs from the face in any way fits
+    # no face (chosen: all six read 40 more development dice than none, four 25, no image
+    # answered wrongly added)
     saturated: int = 250  # grey level of a clipped (glared) pixel (camera)
     spacing: tuple[float, float] = (0.12, 0.33)  # pip spacing, face sides (tuned; geometry:
     # 0.25-0.3 on a face found whole, down to 0.17 on one that takes in sides, 1.45 faces)
@@ -86,6 +90,11 @@ class PipParams:
     grid_off: float = 0.5  # an empty pip place differs from the face less than this of a pip
     grid_on: float = 0.5  # ...and a pip's place, on average, at least this of the split that
     # found the pips (chosen: a pip fills most of its place's disc, a fleck beside it does not)
+    unexplained_hat: float = 0.3  # a pip-like spot off the fitted layout's places refuses it
+    # (face.py): a spot up to this size (face sides; a pip is 0.12-0.25, geometry)...
+    unexplained_reach: float = 0.36  # ...within this of the face centre (face sides; 0: no
+    # check). Chosen: no synthetic marbled die read wrong (0.3 read 2 wrong), then most
+    # development dice (0.3, 0.36: 1109 of 1474; 0.3, 0.3: 1123; no check: 1139)
     place_radius: float = 0.27  # a pip place's disc, pip spacings (geometry)
     glared: float = 0.04  # share of clipped face pixels from which glare may hide a pip
     glared_place: float = 0.1  # ...and does where it covers this much of an empty place

@@ -76,6 +76,34 @@ class Spots:
         disc = self._disc(x, y, radius)
         return float(np.mean(self.grey[disc] >= level)) if disc.any() else 0.0
 
+    def unexplained(
+        self, places: list[complex], radius: float, reach: float, p: PipParams
+    ) -> float:
+        """The strongest pip-sized spot on the face farther than `radius` (face units) from
+        every place given: the mean top-hat of the colour distance over a disc of a place's
+        size, at its most, within `reach` of the face centre. A layout fitted to some of a
+        face's pips (a 2 on the middle and a corner of a 3 whose third pip was missed) leaves
+        one out; marbling and shading larger than a pip do not count."""
+        side = self.distance.shape[0]
+        k = max(3, round(p.unexplained_hat * self.face_px) | 1)
+        hat = cv2.morphologyEx(
+            self.distance, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        )
+        r = max(1, round(radius * self.face_px))
+        disc = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
+        cv2.circle(disc, (r, r), r, 1.0, cv2.FILLED)
+        mean = cv2.filter2D(hat, -1, disc / disc.sum(), borderType=cv2.BORDER_REPLICATE)
+        keep = np.zeros((side, side), np.uint8)
+        half = side / 2
+        lo, hi = round(half - reach * self.face_px), round(half + reach * self.face_px)
+        keep[lo:hi, lo:hi] = 1
+        pip = float(self.diameters.max()) / 2 if len(self.diameters) else radius
+        clear = round((radius + pip) * self.face_px) + 1  # a disc there still takes in the pip
+        for place in places:
+            x, y = half + place.real * self.face_px, half + place.imag * self.face_px
+            cv2.circle(keep, (round(x), round(y)), clear, 0, cv2.FILLED)
+        return float(mean[keep > 0].max()) if keep.any() else 0.0
+
     def _disc(self, x: float, y: float, radius: float) -> np.ndarray:
         side = self.distance.shape[0]
         mask = np.zeros((side, side), np.uint8)
@@ -196,8 +224,15 @@ def find_face(
     )
 
 
-def find_spots(frame: np.ndarray, face: Face, p: PipParams = PARAMS.pips) -> Spots:
-    """Pip candidates on a face found by find_face()."""
+def find_spots(
+    frame: np.ndarray, face: Face, p: PipParams = PARAMS.pips, direction: int = -1
+) -> Spots:
+    """Pip candidates on a face found by find_face().
+
+    direction: -1, the pips differ from the face colour in any way; 0..5, they differ along
+    one colour axis, lighter, darker, redder, greener, yellower or bluer (Lab +L, -L, +a, -a,
+    +b, -b): marbling varies a face's colour along other axes than its pips do.
+    """
     _, inner_mask, area_mask = _masks(p)
     side = face_patch(p)
     scale = p.face_px / face.side
@@ -206,14 +241,19 @@ def find_spots(frame: np.ndarray, face: Face, p: PipParams = PARAMS.pips) -> Spo
     area, inner = area_mask > 0, inner_mask > 0
     colour = np.median(lab[inner], axis=0)
     distance = lab_distance(lab, colour)
+    split = distance
+    if direction >= 0:
+        sign = 1.0 if direction % 2 == 0 else -1.0
+        split = np.maximum(sign * (lab[..., direction // 2] - colour[direction // 2]), 0)
+        split = split * (2.0 if direction >= 2 else 1.0)  # a, b span half of L's range
     otsu, _ = cv2.threshold(
-        np.clip(distance[inner], 0, 255).astype(np.uint8),
+        np.clip(split[inner], 0, 255).astype(np.uint8),
         0,
         255,
         cv2.THRESH_BINARY + cv2.THRESH_OTSU,
     )
     threshold = max(p.min_contrast, float(otsu))
-    spots = ((distance > threshold) & area).astype(np.uint8)
+    spots = ((split > threshold) & area).astype(np.uint8)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
     edge = np.zeros(count, bool)
     lo = int(np.argmax(area.any(axis=0)))

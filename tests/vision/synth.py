@@ -161,6 +161,20 @@ def glare(frame: np.ndarray, centre: tuple[float, float], radius: float) -> np.n
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def marbled(frame: np.ndarray, style: Style, side: float, seed: int) -> np.ndarray:
+    """The die bodies in `frame` swirled dark and light, as marbled dice are, their pips left
+    plain: a smooth random field about a fifteenth of a die wide scales the body colour by up to
+    0.9 either way and lightens its light swirls."""
+    rng = np.random.default_rng(seed)
+    noise = rng.normal(0, 1, frame.shape[:2]).astype(np.float32)
+    field = cv2.GaussianBlur(noise, (0, 0), side / 15)
+    field /= np.abs(field).max()
+    body = np.all(np.abs(frame.astype(int) - style.body) < 40, axis=2)
+    out = frame.astype(np.float32)
+    out[body] = out[body] * (1 + 0.9 * field[body, None]) + 60 * field[body, None].clip(0)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def three_dice(values=(3, 5, 6), style: Style = IVORY_ON_GREEN, side: float = 48.0, **kw):
     """A typical kiosk frame: three dice well apart at assorted angles."""
     places = [(0.25, 0.35, 10.0), (0.55, 0.6, 33.0), (0.78, 0.3, 71.0)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.synth import RED_ON_LIGHT, DrawnDie, scene
+from tests.vision.synth import RED_ON_LIGHT, DrawnDie, Style, marbled, scene
 from vision.face import read_pips
 from vision.layout import box_spots, laid_out
 from vision.params import PARAMS
@@ -49,7 +50,7 @@ def test_a_die_whose_sides_take_the_top_colour_is_read_from_its_pips():
     candidate = Candidate(centre=(509.7, 338.7), size=50.8, p_die=0.82)
     reading = read_pips(frame, candidate, PARAMS.pips)
     assert reading.value == 4, reading.detail
-    no_layout = replace(PARAMS.pips, laid_out_spots=0)
+    no_layout = replace(PARAMS.pips, laid_out_spots=0, pip_axes=())
     assert read_pips(frame, candidate, no_layout).value is None  # the colour face alone fails
 
 
@@ -78,7 +79,6 @@ def test_a_shoe_and_wood_grain_are_no_missed_die():
     assert read_roll(frame, expect=None).ok  # ...and none is a die's face
 
 
-
 def _with_fleck(value: int, angle: float, at: tuple[float, float]) -> np.ndarray:
     """A die with a dark fleck on its face (a speck of marbling, a chip) at `at`, in die sides
     from its centre along its own axes."""
@@ -92,7 +92,6 @@ def _with_fleck(value: int, angle: float, at: tuple[float, float]) -> np.ndarray
     return frame
 
 
-
 @pytest.mark.parametrize("angle", [0.0, 30.0])
 def test_a_fleck_beside_the_middle_place_is_no_middle_pip(angle):
     """A 2 with a fleck half a pip spacing from its middle: the three spots lie near enough to
@@ -102,7 +101,9 @@ def test_a_fleck_beside_the_middle_place_is_no_middle_pip(angle):
     assert read_pips(frame, candidate, PARAMS.pips).value in (None, 2)
     any_size = replace(PARAMS.pips, pip_ratio=2.6)  # the fleck passes for a pip by its size
     assert read_pips(frame, candidate, any_size).value in (None, 2)
-    loose = replace(any_size, grid_on=0.0, face_of_box=(1.25,), laid_out_spots=0)
+    loose = replace(
+        any_size, grid_on=0.0, face_of_box=(1.25,), laid_out_spots=0, unexplained_reach=0.0
+    )
     assert read_pips(frame, candidate, loose).value == 3  # what the place check prevents
 
 
@@ -114,3 +115,39 @@ def test_a_fleck_beside_a_lone_pip_is_no_second_pip(angle):
     candidate = Candidate((300.0, 240.0), 52.0, 0.9)
     assert read_pips(frame, candidate, PARAMS.pips).value in (None, 1)
     assert read_pips(frame, candidate, replace(PARAMS.pips, pip_ratio=2.6)).value == 2
+
+
+MARBLED_BLUE = Style(body=(150, 70, 20), pip=(40, 40, 210), tray=(200, 205, 210))
+
+
+def _marbled_readings(p):
+    """(value, read) for marbled blue dice with red pips: every value, three turns, two sizes,
+    four marblings."""
+    out = []
+    for value, angle, side, seed in itertools.product(
+        range(1, 7), (0.0, 20.0, 45.0), (40.0, 60.0), range(4)
+    ):
+        frame = scene([DrawnDie(value, (320.0, 240.0), side, angle)], MARBLED_BLUE)
+        frame = marbled(frame, MARBLED_BLUE, side, seed=10 * seed + value)
+        reading = read_pips(frame, Candidate((320.0, 240.0), side, 0.9), p)
+        out.append((value, reading.value))
+    return out
+
+
+def test_pips_on_a_marbled_face_are_found_along_their_own_colour_axis():
+    """Marbling varies a face's lightness; red pips differ from it in redness. Sought along
+    each colour axis, more of these dice are read than by any colour difference alone."""
+    along_axes = _marbled_readings(PARAMS.pips)
+    any_difference = _marbled_readings(replace(PARAMS.pips, pip_axes=()))
+    right = sum(v == r for v, r in along_axes)
+    assert right > sum(v == r for v, r in any_difference)
+    assert right >= 0.7 * len(along_axes)
+
+
+def test_a_marbled_die_is_never_read_as_a_part_of_its_pips():
+    """A layout fitted to some of a face's pips (a 2 on the middle and a corner of a 3 whose
+    third pip the marbling hid from the spots) leaves a pip off its places: refused."""
+    readings = _marbled_readings(PARAMS.pips)
+    assert [(v, r) for v, r in readings if r is not None and r != v] == []
+    unchecked = _marbled_readings(replace(PARAMS.pips, unexplained_reach=0.0))
+    assert any(r is not None and r != v for v, r in unchecked)  # what the check prevents
