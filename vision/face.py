@@ -21,7 +21,7 @@ import numpy as np
 from vision.faces import LAYOUTS, FaceFit, fit_face
 from vision.layout import laid_out
 from vision.params import PARAMS, PipParams
-from vision.pips import Face, Spots, find_face, find_spots
+from vision.pips import Face, FacePatch, Spots, face_patch_of, find_face, find_spots
 from vision.reading import RerollReason
 from vision.types import Candidate, PipReading
 
@@ -166,8 +166,11 @@ def _reframed(
     tries = [(again, -1) for again in boxed]
     for axis in p.pip_axes:
         tries += [(face, int(axis))] + [(again, int(axis)) for again in boxed]
+    patches: dict[Face, FacePatch] = {}
     for again, axis in tries:
-        found = find_spots(frame, again, p, axis)
+        if again not in patches:
+            patches[again] = face_patch_of(frame, again, p)
+        found = find_spots(frame, again, p, axis, patches[again])
         fit, _ = fit_pips(found, p)
         if fit is not None:
             return again, found, fit

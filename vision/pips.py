@@ -224,23 +224,47 @@ def find_face(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class FacePatch:
+    """A face resampled once for every colour axis its pips are sought along: the grey and Lab
+    patch, the face colour and every pixel's colour distance from it."""
+
+    grey: np.ndarray
+    lab: np.ndarray
+    colour: np.ndarray
+    distance: np.ndarray
+
+
+def face_patch_of(frame: np.ndarray, face: Face, p: PipParams = PARAMS.pips) -> FacePatch:
+    """The face patch find_spots() reads: `face_px` pixels per face side, face axes."""
+    _, inner_mask, _ = _masks(p)
+    patch, _ = resample(frame, face.centre, face.angle, p.face_px / face.side, face_patch(p))
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    colour = np.median(lab[inner_mask > 0], axis=0)
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    return FacePatch(grey, lab, colour, lab_distance(lab, colour))
+
+
 def find_spots(
-    frame: np.ndarray, face: Face, p: PipParams = PARAMS.pips, direction: int = -1
+    frame: np.ndarray,
+    face: Face,
+    p: PipParams = PARAMS.pips,
+    direction: int = -1,
+    patch: FacePatch | None = None,
 ) -> Spots:
     """Pip candidates on a face found by find_face().
 
     direction: -1, the pips differ from the face colour in any way; 0..5, they differ along
     one colour axis, lighter, darker, redder, greener, yellower or bluer (Lab +L, -L, +a, -a,
     +b, -b): marbling varies a face's colour along other axes than its pips do.
+    patch: face_patch_of(frame, face, p), when already made for another axis.
     """
     _, inner_mask, area_mask = _masks(p)
     side = face_patch(p)
-    scale = p.face_px / face.side
-    patch, matrix = resample(frame, face.centre, face.angle, scale, side)
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    if patch is None:
+        patch = face_patch_of(frame, face, p)
+    lab, colour, distance = patch.lab, patch.colour, patch.distance
     area, inner = area_mask > 0, inner_mask > 0
-    colour = np.median(lab[inner], axis=0)
-    distance = lab_distance(lab, colour)
     split = distance
     if direction >= 0:
         sign = 1.0 if direction % 2 == 0 else -1.0
@@ -276,7 +300,7 @@ def find_spots(
             continue
         centres.append(centre)
         diameters.append(2 * np.sqrt(n / np.pi) / p.face_px)
-    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    grey = patch.grey
     return Spots(
         face=face,
         centres=np.array(centres, float).reshape(-1, 2),
