@@ -5,11 +5,13 @@ full resolution, the candidate's centre and size in its pixels. The face is foun
 (pips.find_face), the pips on it (pips.find_spots), and the layout of 1..6 fitted
 (faces.fit_face). A value is given only when every check a flat, sharp, unglared face passes
 holds: the pips of one size at the spacing of a die, square with the face edges, centred on it,
-and on all nine pip places of the fitted face pips where the layout has them and plain face
-elsewhere (a 3 with a faint middle pip is not a 2). Otherwise the reason, in the reroll reasons'
-words: a leaning die (`cocked`), glare hiding a pip place (`glare`), a blurred face (`blur`),
-pips that fit no face (`unreadable`). This reader knows nothing of the classifier: the two
-readings are independent, and judge.py asks them to agree.
+on all nine pip places of the fitted face pips where the layout has them and plain face
+elsewhere (a 3 with a faint middle pip is not a 2), and no pip-like spot off those places near
+the face's middle (a layout fitted to some of the pips leaves one out). Where the face found
+fails, other framings of it are tried, then each colour axis (_reframed). Otherwise the
+reason, in the reroll reasons' words: a leaning die (`cocked`), glare hiding a pip place
+(`glare`), a blurred face (`blur`), pips that fit no face (`unreadable`). This reader knows
+nothing of the classifier: the two readings are independent, and judge.py asks them to agree.
 """
 
 from __future__ import annotations
