@@ -18,8 +18,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.image import area_scaled
-
 MODEL = Path(__file__).resolve().parent / "models" / "dice_net.onnx"
 STRIDE = 4  # frame pixels per cell of the net's maps
 ALIGN = 8  # the net's input sides must be multiples of this
@@ -74,10 +72,8 @@ def levels(shape: tuple[int, ...], die: float | None) -> list[float]:
 
 def maps(frame: np.ndarray, scale: float) -> np.ndarray:
     """The net's maps (2, h/4, w/4) for the frame scaled by `scale`: heat logit, log die size."""
-    if scale < 1:
-        image = area_scaled(frame, scale)
-    else:
-        image = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    image = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=interpolation)
     h, w = image.shape[:2]
     ph, pw = -h % ALIGN + max(0, 4 * ALIGN - h), -w % ALIGN + max(0, 4 * ALIGN - w)
     fill = tuple(float(c) for c in np.median(image[::4, ::4].reshape(-1, 3), axis=0))

@@ -53,27 +53,6 @@ def downsize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
 
 
-def area_scaled(image: np.ndarray, scale: float) -> np.ndarray:
-    """`image` scaled by `scale` < 1 by area averaging, as cv2.resize(fx=scale, INTER_AREA)
-    does, in a fraction of its time: halved exactly (2x2 means, which is area averaging) while
-    at least twice too large, then area-averaged the rest of the way. The die finder, trained
-    on area-averaged frames, sees what it was trained on (`tests/vision/test_dice_net.py`)."""
-    height, width = (max(1, round(n * scale)) for n in image.shape[:2])  # as cv2.resize's
-    rest = scale
-    while rest <= 0.5 and min(image.shape[:2]) >= 2:
-        h, w = image.shape[0] // 2 * 2, image.shape[1] // 2 * 2  # even: an exact halving
-        image = cv2.resize(image[:h, :w], (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-        rest *= 2
-    if rest != 1:
-        image = cv2.resize(image, None, fx=rest, fy=rest, interpolation=cv2.INTER_AREA)
-    # an odd side halved loses its last pixel: the last row or column, repeated, stands in
-    image = image[:height, :width]
-    pad_y, pad_x = height - image.shape[0], width - image.shape[1]
-    if pad_y or pad_x:
-        image = cv2.copyMakeBorder(image, 0, pad_y, 0, pad_x, cv2.BORDER_REPLICATE)
-    return image
-
-
 def frame_problem(frame: object, p: FrameParams = PARAMS.frame) -> str | None:
     """A short explanation of why `frame` cannot be read, or None when it can be examined.
 

@@ -16,7 +16,6 @@ import synth
 from vision import dice_net, reader
 from vision.dice_net import find_dice
 from vision.face_classifier import FaceClassifier
-from vision.image import area_scaled
 from vision.reader import read_roll
 from vision.reading import RerollReason
 
@@ -84,23 +83,6 @@ def test_the_known_die_size_fixes_the_scale():
     found = [c for c in find_dice(frame, die=150.0) if c.p_die >= SURE_DIE]
     assert len(found) == 3
     assert len(dice_net.levels(frame.shape, 150.0)) == 1
-
-
-@pytest.mark.parametrize("scale", [0.85, 0.5, 0.29, 0.13])
-def test_the_finder_sees_a_frame_area_averaged_as_it_was_trained(scale):
-    """The finder's input is made by exact halvings then one area resize (faster): it must be
-    the one-step area resize the finder was trained on, to a grey level or so (training adds
-    noise of several)."""
-    path = DATA / "damiantab-phone" / "images"
-    photos = sorted(path.rglob("*.jpg"))
-    if not photos:
-        pytest.skip(f"real photos not found at {path}")
-    frame = cv2.imread(str(photos[0]))
-    one_step = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    ours = area_scaled(frame, scale)
-    assert ours.shape == one_step.shape
-    difference = np.abs(ours.astype(int) - one_step)
-    assert difference.mean() < 1.5 and np.percentile(difference, 99) <= 6
 
 
 def test_noise_gives_a_bounded_answer_and_bad_frames_a_clear_error():
