@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.faces import LAYOUTS, FaceFit, fit_face
+from vision.faces import SIX_LINES, FaceFit, fit_face, layout_of
 from vision.layout import laid_out
 from vision.params import PARAMS, PipParams
 from vision.pips import Face, FacePatch, Spots, face_patch_of, find_face, find_spots
@@ -43,7 +43,22 @@ def fit_pips(spots: Spots, p: PipParams = PARAMS.pips) -> tuple[FaceFit | None, 
         return None, f"{n} pip-like spots"
     if spots.cut:
         return None, "a pip cut by the edge of the face found"
-    fit = fit_face(spots.centres)
+    if n != 6:
+        return _fit_layout(spots, 1.0, p)
+    first = _fit_layout(spots, SIX_LINES[0], p)
+    for lines in SIX_LINES[1:]:  # a 6 of either design (faces.SIX_LINES)
+        if first[0] is not None:
+            break
+        again = _fit_layout(spots, lines, p)
+        if again[0] is not None:
+            return again
+    return first
+
+
+def _fit_layout(spots: Spots, lines: float, p: PipParams) -> tuple[FaceFit | None, str]:
+    """fit_pips() for one design of the layout (a 6's lines `lines` from its middle)."""
+    n = len(spots.centres)
+    fit = fit_face(spots.centres, lines)
     assert fit is not None  # 1..6 points always fit some layout
     offset = float(np.hypot(*fit.centre))
     if offset > (p.max_offset_one if n == 1 else p.max_offset):
@@ -75,15 +90,15 @@ def places(
         a = complex(p.one_spacing)
     else:
         a = _orient(fit, spots, fit.spacing * np.exp(1j * np.radians(fit.angle)))
-    layout = set(LAYOUTS[fit.value])
-    grid = [complex(gx, gy) for gx in (-1, 0, 1) for gy in (-1, 0, 1)]
+    layout = set(layout_of(fit.value, fit.lines))
+    grid = [complex(gx * fit.lines, gy) for gx in (-1, 0, 1) for gy in (-1, 0, 1)]
     return a, [(complex(*fit.centre) + a * g, g in layout) for g in grid]
 
 
 def _orient(fit: FaceFit, spots: Spots, a: complex) -> complex:
     """Of the layout turned by a or by a quarter turn more, the one that fits the pips."""
     z = spots.centres[:, 0] + 1j * spots.centres[:, 1] - complex(*fit.centre)
-    layout = np.array(LAYOUTS[fit.value])
+    layout = np.array(layout_of(fit.value, fit.lines))
     costs = [
         float(np.sum(np.min(np.abs(z[:, None] - turn * layout[None, :]), axis=1)))
         for turn in (a, a * 1j)
@@ -94,7 +109,7 @@ def _orient(fit: FaceFit, spots: Spots, a: complex) -> complex:
 def _check_places(fit: FaceFit, spots: Spots, p: PipParams) -> tuple[FaceFit | None, str]:
     """Pips where the layout has them, plain face elsewhere, on all nine places."""
     a, nine = places(fit, spots, p)
-    radius = p.place_radius * abs(a)
+    radius = p.place_radius * abs(a) * fit.lines  # a place's disc keeps clear of its neighbours
     on, off = [], []
     for place, has_pip in nine:
         value = spots.contrast_at(place.real, place.imag, radius)
@@ -118,7 +133,7 @@ def glare_hides_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pip
     if fit is None:
         return True
     a, nine = places(fit, spots, p)
-    radius = p.place_radius * abs(a)
+    radius = p.place_radius * abs(a) * fit.lines
     return any(
         spots.saturated_at(place.real, place.imag, radius, p.saturated) > p.glared_place
         for place, has_pip in nine

@@ -24,6 +24,17 @@ LAYOUTS: dict[int, tuple[complex, ...]] = {
     6: (-1 - 1j, 1 - 1j, 1 + 0j, 1 + 1j, -1 + 1j, -1 + 0j),
 }
 HAS_CENTRE = {1: True, 2: False, 3: True, 4: False, 5: True, 6: False}
+# Half the distance between a 6's two lines of three pips, in pip steps: 1 on a standard die
+# (the lines two steps apart), 0.5 where the six lie on an even grid of two by three (dice
+# vary: the damiantab-phone set's are so).
+SIX_LINES: tuple[float, ...] = (1.0, 0.5)
+
+
+def layout_of(value: int, lines: float = 1.0) -> tuple[complex, ...]:
+    """The pip layout of `value` in pip steps, a 6's two lines `lines` steps from its middle."""
+    if value != 6 or lines == 1.0:
+        return LAYOUTS[value]
+    return tuple(complex(z.real * lines, z.imag) for z in LAYOUTS[6])
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +44,8 @@ class FaceFit:
     value: the face (number of pips); centre: (x, y) of the face centre in the pips' frame;
     spacing: the fitted pip spacing in pixels; angle: the layout's rotation in degrees, modulo
     90; error: the largest distance from a pip to its layout position, in pip spacings
-    (0 for a single pip, where no layout can be fitted).
+    (0 for a single pip, where no layout can be fitted); lines: of a 6, how far its two lines
+    of pips lie from its middle (SIX_LINES), else 1.
     """
 
     value: int
@@ -42,6 +54,7 @@ class FaceFit:
     angle: float
     error: float
     stretch: float = 1.0
+    lines: float = 1.0
 
 
 def _angular_order(z: np.ndarray) -> np.ndarray:
@@ -57,10 +70,11 @@ def _similarity(observed: np.ndarray, layout: np.ndarray) -> tuple[complex, floa
     return a, error
 
 
-def fit_face(points: np.ndarray) -> FaceFit | None:
+def fit_face(points: np.ndarray, lines: float = 1.0) -> FaceFit | None:
     """Fit the layout with as many pips as given; None for 0 or more than 6 pips.
 
-    points: (n, 2) float array of pip centres (x, y) in pixels.
+    points: (n, 2) float array of pip centres (x, y) in pixels; lines: for six, how far the
+    two lines of pips are taken to lie from the middle (SIX_LINES).
     """
     points = np.asarray(points, dtype=float).reshape(-1, 2)
     n = len(points)
@@ -71,7 +85,18 @@ def fit_face(points: np.ndarray) -> FaceFit | None:
     z = z - centre
     if n == 1:
         return FaceFit(1, (centre.real, centre.imag), 0.0, 0.0, 0.0, 1.0)
-    layout = np.array(LAYOUTS[n])
+    error, a, observed, target, lines = _fit(z, n, lines if n == 6 else 1.0)
+    angle = float(np.degrees(np.angle(a))) % 90.0
+    stretch = _stretch(observed, target)
+    return FaceFit(n, (centre.real, centre.imag), abs(a), angle, error, stretch, lines)
+
+
+def _fit(
+    z: np.ndarray, n: int, lines: float
+) -> tuple[float, complex, np.ndarray, np.ndarray, float]:
+    """(error, a, pips in layout order, layout, lines) of the best pairing of the centred pips
+    `z` with the layout of n (a 6's lines `lines` from its middle)."""
+    layout = np.array(layout_of(n, lines))
     if HAS_CENTRE[n]:
         middle = int(np.argmin(np.abs(z)))
         rim = _angular_order(np.delete(z, middle))
@@ -88,9 +113,7 @@ def fit_face(points: np.ndarray) -> FaceFit | None:
         a, error = _similarity(observed, target)
         if error < best[0]:
             best = (error, a, observed)
-    error, a, observed = best
-    angle = float(np.degrees(np.angle(a))) % 90.0
-    return FaceFit(n, (centre.real, centre.imag), abs(a), angle, error, _stretch(observed, target))
+    return best[0], best[1], best[2], target, lines
 
 
 def _stretch(observed: np.ndarray, layout: np.ndarray) -> float:

@@ -27,6 +27,10 @@ PIPS = {
 }
 
 
+# a 6 of another design: its six pips on an even grid of two by three (lines one step apart)
+EVEN_SIX = ((-0.5, -1), (-0.5, 0), (-0.5, 1), (0.5, -1), (0.5, 0), (0.5, 1))
+
+
 @dataclass(frozen=True)
 class Style:
     """Colours of a die set and its tray."""
@@ -46,13 +50,15 @@ STYLES = (IVORY_ON_GREEN, RED_ON_LIGHT, BLACK_ON_LIGHT, WHITE_ON_DARK, WOOD_ON_F
 
 @dataclass(frozen=True)
 class DrawnDie:
-    """A die to draw: value, centre (x, y), side, angle; tilt > 0 draws it cocked (degrees)."""
+    """A die to draw: value, centre (x, y), side, angle; tilt > 0 draws it cocked (degrees);
+    pips: its top face's pips in pip spacings, for a die of another design than PIPS."""
 
     value: int
     centre: tuple[float, float]
     side: float = 48.0
     angle: float = 0.0
     tilt: float = 0.0
+    pips: tuple[tuple[float, float], ...] | None = None
 
 
 def tray(
@@ -114,8 +120,9 @@ def draw_die(frame: np.ndarray, die: DrawnDie, style: Style, shadow: bool = True
         cv2.circle(layer, (round(cx), round(cy)), round(0.6 * s), 1.0, -1)
         layer = cv2.GaussianBlur(layer, (0, 0), 0.12 * s)
         frame[:] = (frame * (1 - 0.35 * layer[..., None])).astype(np.uint8)
+    top = die.pips or PIPS[die.value]
     if die.tilt <= 0:
-        _face(frame, die.centre, die.angle, s, s, style.body, PIPS[die.value], style.pip, s)
+        _face(frame, die.centre, die.angle, s, s, style.body, top, style.pip, s)
         return
     # cocked: top face foreshortened along its y axis, a side face showing below it
     t = np.radians(die.tilt)
@@ -125,7 +132,7 @@ def draw_die(frame: np.ndarray, die: DrawnDie, style: Style, shadow: bool = True
     side_centre = _to_frame(die.centre, die.angle, 0, top_h / 2)
     other = 7 - die.value
     _face(frame, side_centre, die.angle, s, side_h, side_colour, PIPS[other], style.pip, s)
-    _face(frame, top_centre, die.angle, s, top_h, style.body, PIPS[die.value], style.pip, s)
+    _face(frame, top_centre, die.angle, s, top_h, style.body, top, style.pip, s)
 
 
 def scene(

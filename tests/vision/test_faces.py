@@ -49,6 +49,17 @@ def test_six_with_a_pip_out_of_its_column_does_not_fit():
     assert fit_face(points).error > 0.3
 
 
+def test_a_six_on_an_even_grid_fits_its_own_design_only():
+    """Some dice lay their 6 out as an even grid of two by three, the two lines one step
+    apart: the standard 6 does not fit it, the even-grid design does (faces.SIX_LINES)."""
+    even = np.array([complex(0.5 * z.real, z.imag) for z in LAYOUTS[6]]) * 10 * np.exp(0.35j)
+    points = np.column_stack([even.real, even.imag]) + 100.0
+    assert fit_face(points).error > 0.3
+    fit = fit_face(points, lines=0.5)
+    assert fit.value == 6 and fit.error < 1e-6 and abs(fit.spacing - 10) < 1e-6
+    assert abs(fit.stretch - 1.0) < 1e-6  # seen square-on in its own design
+
+
 def test_no_pips_or_too_many_has_no_face():
     assert fit_face(np.zeros((0, 2))) is None
     assert fit_face(np.zeros((7, 2))) is None

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.synth import RED_ON_LIGHT, DrawnDie, Style, marbled, scene
+from tests.vision.synth import EVEN_SIX, RED_ON_LIGHT, DrawnDie, Style, marbled, scene
 from vision.face import read_pips
 from vision.layout import box_spots, laid_out
 from vision.params import PARAMS
@@ -151,3 +151,15 @@ def test_a_marbled_die_is_never_read_as_a_part_of_its_pips():
     assert [(v, r) for v, r in readings if r is not None and r != v] == []
     unchecked = _marbled_readings(replace(PARAMS.pips, unexplained_reach=0.0))
     assert any(r is not None and r != v for v, r in unchecked)  # what the check prevents
+
+
+@pytest.mark.parametrize("angle", [0.0, 30.0, 60.0])
+def test_a_six_of_the_even_grid_design_is_read_as_six(angle, monkeypatch):
+    """A 6 with its pips on an even grid of two by three (damiantab-phone's dice are so): read
+    6. Knowing only the standard 6, the pip reading reads no 6 there (at 30 and 60 degrees, a
+    4 from a two-by-two block of the six, which the classifier then has to refuse)."""
+    frame = scene([DrawnDie(6, (320.0, 240.0), 60.0, angle, pips=EVEN_SIX)])
+    candidate = Candidate((320.0, 240.0), 64.0, 0.9)
+    assert read_pips(frame, candidate, PARAMS.pips).value == 6
+    monkeypatch.setattr("vision.face.SIX_LINES", (1.0,))
+    assert read_pips(frame, candidate, PARAMS.pips).value != 6

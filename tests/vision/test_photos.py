@@ -87,6 +87,14 @@ def test_golden_skovy_frame_reads_both_dice():
     assert not wrong_values(roll, labels)
 
 
+def test_a_large_six_of_the_even_grid_design_is_read():
+    """damiantab-phone's 6s put their pips on an even grid of two by three: one alone on the
+    carpet is read as a 6 (faces.SIX_LINES)."""
+    path = DATA / "damiantab-phone/images/dev/dice26.jpg"
+    roll = read_roll(cv2.imread(str(path)), expect=None)
+    assert roll.ok and roll.values == (6,), (roll.reason, roll.detail)
+
+
 def test_cli_reads_a_photo_as_json(tmp_path):
     path = DATA / "skovy-two-dice/images/train/WIN_20221210_14_49_18_Pro.jpg"
     out = subprocess.run(
