@@ -43,15 +43,13 @@ def fit_pips(spots: Spots, p: PipParams = PARAMS.pips) -> tuple[FaceFit | None, 
         return None, f"{n} pip-like spots"
     if spots.cut:
         return None, "a pip cut by the edge of the face found"
-    if n != 6:
-        return _fit_layout(spots, 1.0, p)
-    first = _fit_layout(spots, SIX_LINES[0], p)
-    for lines in SIX_LINES[1:]:  # a 6 of either design (faces.SIX_LINES)
-        if first[0] is not None:
-            break
-        again = _fit_layout(spots, lines, p)
-        if again[0] is not None:
-            return again
+    first: tuple[FaceFit | None, str] | None = None
+    for lines in SIX_LINES if n == 6 else (1.0,):  # a 6 of either design (faces.SIX_LINES)
+        fit, why = _fit_layout(spots, lines, p)
+        if fit is not None:
+            return fit, why
+        first = first or (fit, why)
+    assert first is not None
     return first
 
 
@@ -106,10 +104,16 @@ def _orient(fit: FaceFit, spots: Spots, a: complex) -> complex:
     return a if costs[0] <= costs[1] else a * 1j
 
 
+def _place_radius(fit: FaceFit, a: complex, p: PipParams) -> float:
+    """A pip place's disc (face units), kept clear of its neighbours: an even-grid 6's lines
+    lie half a step from the middle places."""
+    return p.place_radius * abs(a) * fit.lines
+
+
 def _check_places(fit: FaceFit, spots: Spots, p: PipParams) -> tuple[FaceFit | None, str]:
     """Pips where the layout has them, plain face elsewhere, on all nine places."""
     a, nine = places(fit, spots, p)
-    radius = p.place_radius * abs(a) * fit.lines  # a place's disc keeps clear of its neighbours
+    radius = _place_radius(fit, a, p)
     on, off = [], []
     for place, has_pip in nine:
         value = spots.contrast_at(place.real, place.imag, radius)
@@ -133,7 +137,7 @@ def glare_hides_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pip
     if fit is None:
         return True
     a, nine = places(fit, spots, p)
-    radius = p.place_radius * abs(a) * fit.lines
+    radius = _place_radius(fit, a, p)
     return any(
         spots.saturated_at(place.real, place.imag, radius, p.saturated) > p.glared_place
         for place, has_pip in nine

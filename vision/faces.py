@@ -85,17 +85,16 @@ def fit_face(points: np.ndarray, lines: float = 1.0) -> FaceFit | None:
     z = z - centre
     if n == 1:
         return FaceFit(1, (centre.real, centre.imag), 0.0, 0.0, 0.0, 1.0)
-    error, a, observed, target, lines = _fit(z, n, lines if n == 6 else 1.0)
+    lines = lines if n == 6 else 1.0
+    error, a, observed, target = _fit(z, n, lines)
     angle = float(np.degrees(np.angle(a))) % 90.0
     stretch = _stretch(observed, target)
     return FaceFit(n, (centre.real, centre.imag), abs(a), angle, error, stretch, lines)
 
 
-def _fit(
-    z: np.ndarray, n: int, lines: float
-) -> tuple[float, complex, np.ndarray, np.ndarray, float]:
-    """(error, a, pips in layout order, layout, lines) of the best pairing of the centred pips
-    `z` with the layout of n (a 6's lines `lines` from its middle)."""
+def _fit(z: np.ndarray, n: int, lines: float) -> tuple[float, complex, np.ndarray, np.ndarray]:
+    """(error, a, pips in layout order, layout) of the best pairing of the centred pips `z`
+    with the layout of n (a 6's lines `lines` from its middle)."""
     layout = np.array(layout_of(n, lines))
     if HAS_CENTRE[n]:
         middle = int(np.argmin(np.abs(z)))
@@ -113,7 +112,7 @@ def _fit(
         a, error = _similarity(observed, target)
         if error < best[0]:
             best = (error, a, observed)
-    return best[0], best[1], best[2], target, lines
+    return best[0], best[1], best[2], target
 
 
 def _stretch(observed: np.ndarray, layout: np.ndarray) -> float:

@@ -85,9 +85,8 @@ class Spots:
         face's pips (a 2 on the middle and a corner of a 3 whose third pip was missed) leaves
         one out; marbling and shading larger than a pip do not count."""
         side = self.distance.shape[0]
-        k = max(3, round(p.unexplained_hat * self.face_px) | 1)
         hat = cv2.morphologyEx(
-            self.distance, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+            self.distance, cv2.MORPH_TOPHAT, _ellipse(p.unexplained_hat * self.face_px)
         )
         r = max(1, round(radius * self.face_px))
         disc = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
@@ -154,6 +153,13 @@ def _masks(p: PipParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     inner = _square(side, p.face_px * (0.5 - p.face_inset))
     area = _square(side, p.face_px * p.pip_reach)
     return middle, inner, area
+
+
+@lru_cache(maxsize=8)
+def _ellipse(size: float) -> np.ndarray:
+    """An elliptical structuring element about `size` pixels wide (odd, at least 3)."""
+    k = max(3, round(size) | 1)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
 
 def _fill(mask: np.ndarray) -> np.ndarray:

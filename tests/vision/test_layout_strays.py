@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import replace
 from pathlib import Path
@@ -120,9 +121,10 @@ def test_a_fleck_beside_a_lone_pip_is_no_second_pip(angle):
 MARBLED_BLUE = Style(body=(150, 70, 20), pip=(40, 40, 210), tray=(200, 205, 210))
 
 
+@functools.lru_cache(maxsize=4)
 def _marbled_readings(p):
     """(value, read) for marbled blue dice with red pips: every value, three turns, two sizes,
-    four marblings."""
+    four marblings (read once per parameter set: two tests share them)."""
     out = []
     for value, angle, side, seed in itertools.product(
         range(1, 7), (0.0, 20.0, 45.0), (40.0, 60.0), range(4)
@@ -131,7 +133,7 @@ def _marbled_readings(p):
         frame = marbled(frame, MARBLED_BLUE, side, seed=10 * seed + value)
         reading = read_pips(frame, Candidate((320.0, 240.0), side, 0.9), p)
         out.append((value, reading.value))
-    return out
+    return tuple(out)
 
 
 def test_pips_on_a_marbled_face_are_found_along_their_own_colour_axis():
