@@ -2,7 +2,7 @@
 
 Contract: `read_pips(frame, candidate, p, leaning) -> PipReading`, frame BGR uint8 (h, w, 3) at
 full resolution, the candidate's centre and size in its pixels. The face is found by its colour
-(pips.find_face), the pips on it (pips.find_spots), and the layout of 1..6 fitted
+(top_face.find_face), the pips on it (pips.find_spots), and the layout of 1..6 fitted
 (faces.fit_face). A value is given only when every check a flat, sharp, unglared face passes
 holds: the pips of one size at the spacing of a die, square with the face edges, centred on it,
 on all nine pip places of the fitted face pips where the layout has them and plain face
@@ -23,8 +23,9 @@ import numpy as np
 from vision.faces import SIX_LINES, FaceFit, fit_face, layout_of
 from vision.layout import laid_out
 from vision.params import PARAMS, PipParams
-from vision.pips import Face, FacePatch, Spots, face_patch_of, find_face, find_spots
+from vision.pips import FacePatch, Spots, face_patch_of, find_spots
 from vision.reading import RerollReason
+from vision.top_face import Face, find_face
 from vision.types import Candidate, PipReading
 
 

@@ -1,6 +1,6 @@
 """Where the pips in a die's whole box lay out a top face: a framing that needs no face edges.
 
-The geometric reading finds the top face by its colour first (pips.find_face). On a die whose
+The geometric reading finds the top face by its colour first (top_face.find_face). On a die whose
 sides have the top's colour, or that touches another, that face runs large or off centre. This
 module finds the face from the pips alone: pip-like spots over the whole box (top, sides, a
 neighbour's rim), then the largest set of them, of similar size, that fits a layout of 2..6 at a
@@ -23,7 +23,8 @@ import numpy as np
 from vision.colour import lab_distance
 from vision.faces import FaceFit, fit_face
 from vision.params import PARAMS, PipParams
-from vision.pips import is_round, resample
+from vision.pips import is_round
+from vision.top_face import resample
 from vision.types import Candidate
 
 BOX_PX = 48  # px per box side in the resampled patch (every size below is in box sides)

@@ -1,13 +1,11 @@
-"""Find the top face of one die and the pips on it, of either polarity, in the face's own frame.
+"""Find the pips on a die's top face (top_face.py), of either polarity, in the face's own frame.
 
-Two resamplings of the full-resolution frame, so every threshold is in die units and the cost
-does not depend on the camera's resolution:
-1. a patch around the die (aligned with its outline) where the top face is found: the region of
-   the face colour (the median of the die's middle) connected to the middle and inside the
-   outline; its rotated rectangle is the face;
-2. a patch of that face alone, axis-aligned, `face_px` pixels per face side, where the pips are
-   the compact spots that differ from the face colour (Otsu split of the colour distances):
-   dark pips on light dice and light pips on dark dice alike.
+Contract: `find_spots(frame, face, p, direction, patch) -> Spots`, frame BGR uint8 (h, w, 3) at
+full resolution, the Face in its pixels; Spots in face units (face side 1, centre 0, along the
+face's axes). The face alone is resampled, axis-aligned, `face_px` pixels per face side (so
+every threshold is in face units), and the pips are the compact round spots that differ from
+the face colour (an Otsu split of the colour distances, or of one Lab axis): dark pips on
+light dice and light pips on dark dice alike.
 """
 
 from __future__ import annotations
@@ -20,26 +18,7 @@ import numpy as np
 
 from vision.colour import lab_distance
 from vision.params import PARAMS, PipParams
-
-
-@dataclass(frozen=True, slots=True)
-class Face:
-    """The top face of a die in frame pixels: centre (x, y), side, angle (degrees), aspect of
-    its rectangle, the share of the die side it spans, and how much of its rectangle the face
-    region fills (a die face fills it; a patch of clutter seldom does)."""
-
-    centre: tuple[float, float]
-    side: float
-    angle: float
-    aspect: float
-    share: float
-    fill: float = 1.0
-
-    @property
-    def axes(self) -> complex:
-        """The face's x axis in frame pixels (a side long, turned by its angle): a point in face
-        units times this is its offset from the face's centre in frame pixels."""
-        return self.side * complex(np.exp(1j * np.radians(self.angle)))
+from vision.top_face import Face, resample, square
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +43,7 @@ class Spots:
 
     def sharpness(self, p: PipParams = PARAMS.pips) -> float:
         """Width of the steepest edge on the face, in face sides: large when blurred."""
-        return _edge_width(self.grey, _masks(p)[1] > 0) / self.face_px
+        return _edge_width(self.grey, _masks(p)[0] > 0) / self.face_px
 
     def contrast_at(self, x: float, y: float, radius: float) -> float:
         """Mean colour distance in a disc (face units); 0 outside the patch."""
@@ -111,33 +90,11 @@ class Spots:
         return mask > 0
 
 
-def resample(
-    frame: np.ndarray, centre: tuple[float, float], angle: float, scale: float, size: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """A size x size patch of the frame, `centre` in its middle, turned by `angle` (degrees)
-    and scaled by `scale`, and the affine map from frame to patch."""
-    matrix = cv2.getRotationMatrix2D(centre, angle, scale)
-    matrix[:, 2] += np.array([size / 2, size / 2]) - np.array(centre)
-    flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    patch = cv2.warpAffine(
-        frame, matrix, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE
-    )
-    return patch, matrix
-
-
 def is_round(w: int, h: int, n: int, fill: float = 0.45, ratio: float = 2.0) -> bool:
     """Is a spot of n pixels in a w x h box round enough for a pip: it fills `fill` of the
     disc of its box's longer side, and that side is under `ratio` times the shorter (not a
     crack, a scratch, a rim or the edge of a shadow)?"""
     return n >= fill * np.pi * (max(w, h) / 2) ** 2 and max(w, h) <= ratio * min(w, h)
-
-
-def _square(size: int, half: float) -> np.ndarray:
-    mask = np.zeros((size, size), np.uint8)
-    c = size / 2
-    lo, hi = round(c - half), round(c + half) - 1
-    mask[lo : hi + 1, lo : hi + 1] = 1
-    return mask
 
 
 def face_patch(p: PipParams) -> int:
@@ -146,13 +103,12 @@ def face_patch(p: PipParams) -> int:
 
 
 @lru_cache(maxsize=4)
-def _masks(p: PipParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The die's middle (body patch), the face inset and the pip search area (face patch)."""
+def _masks(p: PipParams) -> tuple[np.ndarray, np.ndarray]:
+    """The face inset (where the face colour is taken) and the pip search area (face patch)."""
     side = face_patch(p)
-    middle = _square(p.patch, p.patch / p.patch_span * 0.28)
-    inner = _square(side, p.face_px * (0.5 - p.face_inset))
-    area = _square(side, p.face_px * p.pip_reach)
-    return middle, inner, area
+    inner = square(side, p.face_px * (0.5 - p.face_inset))
+    area = square(side, p.face_px * p.pip_reach)
+    return inner, area
 
 
 @lru_cache(maxsize=8)
@@ -160,74 +116,6 @@ def _ellipse(size: float) -> np.ndarray:
     """An elliptical structuring element about `size` pixels wide (odd, at least 3)."""
     k = max(3, round(size) | 1)
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-
-
-def _fill(mask: np.ndarray) -> np.ndarray:
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(mask)
-    cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
-    return filled
-
-
-def find_face(
-    frame: np.ndarray,
-    outline: np.ndarray,
-    centre: tuple[float, float],
-    side: float,
-    angle: float = 0.0,
-    p: PipParams = PARAMS.pips,
-) -> Face | None:
-    """The top face of the die whose outline is `outline` ((n, 1, 2) frame pixels), or None.
-
-    side: the die's side in frame pixels; angle: the outline's turn (degrees).
-    """
-    middle_mask = _masks(p)[0]
-    scale = p.patch / (p.patch_span * side)
-    patch, matrix = resample(frame, centre, angle, scale, p.patch)
-    body = np.zeros((p.patch, p.patch), np.uint8)
-    points = cv2.transform(outline.astype(np.float32), matrix)
-    cv2.fillPoly(body, [np.round(points).astype(np.int32)], 1)
-    body = cv2.dilate(body, np.ones((3, 3), np.uint8))
-
-    # smoothed a little: the blended rim of a pip must not pass for a face of another colour
-    lab = cv2.cvtColor(cv2.GaussianBlur(patch, (5, 5), 1.2), cv2.COLOR_BGR2LAB).astype(np.float32)
-    colour = np.median(lab[middle_mask > 0], axis=0)
-    distance = lab_distance(lab, colour)
-    near = (distance < 40) & (middle_mask > 0)
-    if near.sum() > 20:
-        colour = np.median(lab[near], axis=0)
-        distance = lab_distance(lab, colour)
-    inside = np.clip(distance[body > 0], 0, 255).astype(np.uint8)
-    if inside.size < 10:
-        return None
-    otsu, _ = cv2.threshold(inside, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    threshold = float(np.clip(p.face_share * otsu, p.min_contrast, 2 * p.min_contrast))
-    face_like = ((distance <= threshold) & (body > 0)).astype(np.uint8)
-    unit = p.patch / p.patch_span
-    k = max(3, int(unit * 0.22) | 1)  # closes over pips (0.12-0.25 of a side)
-    closed = cv2.morphologyEx(
-        face_like, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    )
-    _, labels = cv2.connectedComponents(closed, connectivity=4)
-    middle = labels[middle_mask > 0]
-    middle = middle[middle > 0]
-    if len(middle) == 0:
-        return None
-    region = _fill((labels == np.bincount(middle).argmax()).astype(np.uint8))
-    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    face_outline = max(contours, key=cv2.contourArea)
-    (fx, fy), (fw, fh), fangle = cv2.minAreaRect(face_outline)
-    face_side = float(np.sqrt(max(cv2.contourArea(face_outline), 1.0)))
-    inverse = cv2.invertAffineTransform(matrix)
-    cx, cy = inverse @ np.array([fx, fy, 1.0])
-    return Face(
-        centre=(float(cx), float(cy)),
-        side=face_side / scale,
-        angle=(angle + fangle) % 360.0,
-        aspect=max(fw, fh) / max(min(fw, fh), 1e-6),
-        share=face_side / unit,
-        fill=float(cv2.contourArea(face_outline) / max(fw * fh, 1e-6)),
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +131,7 @@ class FacePatch:
 
 def face_patch_of(frame: np.ndarray, face: Face, p: PipParams = PARAMS.pips) -> FacePatch:
     """The face patch find_spots() reads: `face_px` pixels per face side, face axes."""
-    _, inner_mask, _ = _masks(p)
+    inner_mask, _ = _masks(p)
     patch, _ = resample(frame, face.centre, face.angle, p.face_px / face.side, face_patch(p))
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     colour = np.median(lab[inner_mask > 0], axis=0)
@@ -265,7 +153,7 @@ def find_spots(
     +b, -b): marbling varies a face's colour along other axes than its pips do.
     patch: face_patch_of(frame, face, p), when already made for another axis.
     """
-    _, inner_mask, area_mask = _masks(p)
+    inner_mask, area_mask = _masks(p)
     side = face_patch(p)
     if patch is None:
         patch = face_patch_of(frame, face, p)

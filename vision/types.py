@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vision.pips import Face
 from vision.reading import Die, RerollReason
+from vision.top_face import Face
 
 
 @dataclass(frozen=True, slots=True)
