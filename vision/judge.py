@@ -1,7 +1,8 @@
 """The verdict: the two readings of each candidate must agree, then the roll must hold together.
 
-Contract: `judge_dice(candidates, pips, guesses, p) -> list[DieVerdict]` (one per candidate, same
-order) and `judge_roll(verdicts, unexplained, expect, p) -> Roll`. Pure: values in, values out.
+Contract: `judge_dice(candidates, pips, guesses, p, face_size) -> list[DieVerdict]` (one per
+candidate, same order; face_size: a top face's side in px on a calibrated tray, else None) and
+`judge_roll(verdicts, unexplained, expect, p) -> Roll`. Pure: values in, values out.
 
 A die is announced only when the geometric reading (face.py) and the learned one (classify.py)
 give the same value, the pips' fit is within its margins and the classifier's calibrated
@@ -36,9 +37,16 @@ PRIORITY = (
 
 
 def judge_die(
-    candidate: Candidate, pips: PipReading, guess: FaceGuess, p: Params = PARAMS
+    candidate: Candidate,
+    pips: PipReading,
+    guess: FaceGuess,
+    p: Params = PARAMS,
+    face_size: float | None = None,
 ) -> DieVerdict:
-    """One candidate's verdict from its two readings."""
+    """One candidate's verdict from its two readings. face_size: the side of a die's top face
+    on this calibrated tray (px), when known: a face found much larger takes in a side of the
+    die, which shows it when it leans (its top face alone does not: seen from above, a die
+    leaning on the wall by 20-35 degrees has a top that still looks square)."""
     sure, none = p.classify.sure, p.classify.none
     flat_none = guess.value is None and guess.p >= none
     finder_sure = candidate.p_die >= p.judge.sure_die
@@ -53,6 +61,11 @@ def judge_die(
         return DieVerdict(candidate, pips, guess, None, None, "not a die", counts=False)
     if candidate.cut:
         return verdict(RerollReason.CUT, "a die cut by the edge of the picture or the tray")
+    if face_size and pips.face is not None and pips.value is not None:
+        ratio = pips.face.side / face_size
+        low, high = p.judge.top_face
+        if not low <= ratio <= high:
+            return verdict(RerollReason.COCKED, f"a face {ratio:.2f} times a die's top face")
     if candidate.at_wall and pips.face is not None:
         tilt = max(pips.face.aspect, pips.stretch)
         if tilt > p.judge.wall_face:
@@ -102,9 +115,12 @@ def judge_dice(
     pips: Sequence[PipReading],
     guesses: Sequence[FaceGuess],
     p: Params = PARAMS,
+    face_size: float | None = None,
 ) -> list[DieVerdict]:
     """Every candidate's verdict; parts of a die read (inside its face) are left out."""
-    verdicts = [judge_die(c, r, g, p) for c, r, g in zip(candidates, pips, guesses, strict=True)]
+    verdicts = [
+        judge_die(c, r, g, p, face_size) for c, r, g in zip(candidates, pips, guesses, strict=True)
+    ]
     read = [v for v in verdicts if v.die is not None]
     out = []
     for v in verdicts:

@@ -61,7 +61,8 @@ def inspect(
         return Roll((), RerollReason.UNREADABLE, f"the reader's models are missing: {error}"), []
     except cv2.error as error:  # a frame OpenCV cannot digest is a bad frame, not a crash
         return Roll((), RerollReason.BAD_FRAME, f"OpenCV: {error.err}"), []
-    verdicts = judge_dice(candidates, pips, guesses, params)
+    face_size = None if photo.is_photo(calibration) else calibration.die_size
+    verdicts = judge_dice(candidates, pips, guesses, params, face_size)
     if photo.is_photo(calibration):
         verdicts = photo.one_die_twice(verdicts, params)
         missed = _missed_die(frame, verdicts, params)
@@ -106,6 +107,7 @@ def read_roll(
 
 
 LEARN_DICE = 30  # a learnt die size is the median top face of the last this many dice read
+SPREAD = 4.0  # ...and a face found within this many deviations of the faces measured is flat
 
 
 class TrayReader:
@@ -114,6 +116,11 @@ class TrayReader:
     A calibration made from the empty tray alone gives no die size; the size is then learnt from
     the dice read `ok` (the median top face of the last LEARN_DICE) and fixes the finder's scale
     from then on. A calibration that gives a size keeps it; single photos learn nothing.
+    The judge's top-face window (`JudgeParams.top_face`: a face not of a flat top's size is a
+    leaning die) is applied once the first LEARN_DICE dice are read, widened to SPREAD robust
+    deviations of their faces where this camera and these dice measure faces less exactly
+    than it allows (dark dice, whose sides merge with their top; a real lens). It is learnt
+    once, from dice read before it applied, so that it cannot narrow itself.
     """
 
     def __init__(
@@ -121,18 +128,43 @@ class TrayReader:
     ) -> None:
         self.calibration = calibration
         self.expect = expect
-        self.params = params
+        self._base = params
+        self.params = _opened(params)
         self._learn = (
             calibration is not None and calibration.die_size is None and calibration.of_tray
         )
         self._sizes: deque[float] = deque(maxlen=LEARN_DICE)
+        self._first: list[float] | None = []  # faces read before the window applies
 
     def __call__(self, frame: np.ndarray) -> Roll:
         roll = read_roll(
             frame, expect=self.expect, calibration=self.calibration, params=self.params
         )
-        if self._learn and roll.ok and self.calibration is not None:
-            self._sizes.extend(die.size for die in roll.dice)
-            size = round(float(np.median(self._sizes)), 1)
-            self.calibration = replace(self.calibration, die_size=size)
+        if not roll.ok or self.calibration is None or not self.calibration.of_tray:
+            return roll
+        sizes = [die.size for die in roll.dice]
+        if self._learn:
+            self._sizes.extend(sizes)
+            median = round(float(np.median(self._sizes)), 1)
+            self.calibration = replace(self.calibration, die_size=median)
+        if self._first is not None:
+            self._first.extend(sizes)
+            if len(self._first) >= LEARN_DICE:
+                first = np.asarray(self._first)
+                self.params = _widened(self._base, first / np.median(first))
+                self._first = None
         return roll
+
+
+def _opened(params: Params) -> Params:
+    """params with no top-face window (before one is learnt)."""
+    return replace(params, judge=replace(params.judge, top_face=(0.0, float("inf"))))
+
+
+def _widened(params: Params, ratios: np.ndarray) -> Params:
+    """params with the top-face window widened to SPREAD robust deviations of the measured
+    faces over their median (`ratios`), where that is wider."""
+    deviation = SPREAD * 1.4826 * float(np.median(np.abs(ratios - 1.0)))
+    low, high = params.judge.top_face
+    window = (min(low, 1.0 - deviation), max(high, 1.0 + deviation))
+    return replace(params, judge=replace(params.judge, top_face=window))

@@ -200,3 +200,34 @@ def test_black_dice_lying_alone_are_read() -> None:
             assert sorted(roll.values) == sorted(tray.last_values)
             right += 1
     assert right >= 20, f"only {right} of 30 ordinary throws of black dice read"
+
+
+def _cocked_announced(seed: int, die: str, pip: str, params) -> list[tuple[int, ...]]:
+    """The simulated tray read as the kiosk reads it (TrayReader, the die size learnt from 40
+    ordinary throws), then 20 throws with a die leaning on the rim: what was announced."""
+    tray, clock, calibration = make_rig(seed=seed, die_colour=die, pip_colour=pip)
+    read = reader.TrayReader(calibration, params=params)
+    for _ in range(40):
+        read(settled_frame(tray, clock))
+    rolls = [read(settled_frame(tray, clock, Hazard.COCKED)) for _ in range(20)]
+    return [roll.values for roll in rolls if roll.ok]
+
+
+@pytest.mark.parametrize("seed", [4, 6])
+@pytest.mark.parametrize(
+    "colours", [("#efe8d8", "#1c1814"), ("#b02020", "#f0f0f0"), ("#2a8a3a", "#f5f5f5")]
+)
+def test_dice_leaning_on_the_rim_are_refused_by_their_top_face_size(seed, colours) -> None:
+    """Seen from above, a die leaning 20-35 degrees on the rim has a top that still looks
+    square, and a 1, 2 or 3 has no pip layout to show its tilt; but its top face, found alone
+    or with a side in it, is not a flat top face's size (JudgeParams.top_face)."""
+    assert _cocked_announced(seed, *colours, reader.PARAMS) == []
+
+
+def test_without_the_top_face_size_a_die_leaning_on_the_rim_is_announced() -> None:
+    """What the top-face window prevents: the same throws, the window opened, announce one."""
+    from dataclasses import replace
+
+    params = reader.PARAMS
+    opened = replace(params, judge=replace(params.judge, top_face=(0.0, float("inf"))))
+    assert _cocked_announced(4, "#efe8d8", "#1c1814", opened)

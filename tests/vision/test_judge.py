@@ -1,0 +1,44 @@
+"""The judge's top-face size check on a calibrated tray, and the window TrayReader learns."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.judge import judge_die
+from vision.params import PARAMS
+from vision.reader import _widened
+from vision.reading import RerollReason
+from vision.top_face import Face
+from vision.types import Candidate, FaceGuess, PipReading
+
+
+def _verdict(face_side: float, face_size: float | None, value: int = 1):
+    face = Face(centre=(100.0, 100.0), side=face_side, angle=0.0, aspect=1.0, share=0.8)
+    pips = PipReading(value, 0.9, face, None, "", value, ((100.0, 100.0),))
+    guess = FaceGuess(value, 0.99, 0.99)
+    return judge_die(Candidate((100.0, 100.0), 64.0, 0.9), pips, guess, PARAMS, face_size)
+
+
+@pytest.mark.parametrize("side", [48.5, 50.0, 53.0])
+def test_a_face_of_a_dies_top_size_is_read(side):
+    assert _verdict(side, 50.0).die is not None
+
+
+@pytest.mark.parametrize("side", [43.5, 47.0, 56.0, 70.0])
+def test_a_face_not_of_a_dies_top_size_is_refused_as_leaning(side):
+    """Foreshortened (a leaning top) or with a side in it: not a flat top face."""
+    verdict = _verdict(side, 50.0)
+    assert verdict.die is None and verdict.reason is RerollReason.COCKED
+
+
+def test_without_a_known_size_the_face_size_is_not_judged():
+    assert _verdict(70.0, None).die is not None
+
+
+def test_faces_measured_loosely_widen_the_window_and_exact_ones_keep_it():
+    exact = _widened(PARAMS, np.array([0.99, 1.0, 1.0, 1.01, 1.0]))
+    assert exact.judge.top_face == PARAMS.judge.top_face
+    loose = _widened(PARAMS, np.array([0.9, 0.95, 1.0, 1.05, 1.12, 0.97]))
+    low, high = loose.judge.top_face
+    assert low < PARAMS.judge.top_face[0] and high > PARAMS.judge.top_face[1]
