@@ -128,12 +128,13 @@ class JudgeParams:
     wall_face: float = 1.07  # a die touching the wall leans if its top face or pip layout is
     # foreshortened more than this (geometry: leaning on a wall tilts a die 20 degrees or more,
     # 1.06 and up; flat ivory dice on the simulated tray measure 1.01-1.05)
-    top_face: tuple[float, float] = (0.96, 1.1)  # on a calibrated tray that knows a die's top
-    # face side, the face found must be this many times it (geometry: seen from above, every
-    # flat top face lies in one plane parallel to the sensor, so a pinhole camera shows them
-    # all one size; a die leaning on the wall shows its top foreshortened, 0.87-0.95 on the
-    # simulated tray, or a face found with a side in it, 1.17-1.63. Chosen on the simulated
-    # tray, seed 4: flat dice measure 0.97-1.035 in four colourings, black 0.71-1.07)
+    top_face: tuple[float, float] = (0.96, 1.1)  # on the kiosk's tray, once its flat dice's
+    # top face side is measured (reader.TrayReader), the face found must be this many times it
+    # (geometry: seen from above, every flat top face lies in one plane parallel to the sensor,
+    # so a pinhole camera shows them all one size; a die leaning on the wall shows its top
+    # foreshortened, 0.87-0.95 on the simulated tray, or a face found with a side in it,
+    # 1.17-1.63. Chosen on the simulated tray, seed 4: flat dice measure 0.97-1.035 in four
+    # colourings, black 0.71-1.07)
     inside_face: float = 0.6  # a candidate whose centre lies within this (face sides, along the
     # face's axes) of a read die's face centre is a part of that die (a pip, a glint on its
     # rounded edge), not another die (geometry: the face reaches 0.5, its rounded rim a bit more)

@@ -42,6 +42,7 @@ def inspect(
     expect: int | None = 3,
     calibration: Calibration | None = None,
     params: Params = PARAMS,
+    face_size: float | None = None,
 ) -> tuple[Roll, list[DieVerdict]]:
     """read_roll() plus every candidate's verdict (for the debug view and the evaluations)."""
     problem = frame_problem(frame, params.frame)
@@ -61,7 +62,8 @@ def inspect(
         return Roll((), RerollReason.UNREADABLE, f"the reader's models are missing: {error}"), []
     except cv2.error as error:  # a frame OpenCV cannot digest is a bad frame, not a crash
         return Roll((), RerollReason.BAD_FRAME, f"OpenCV: {error.err}"), []
-    face_size = None if photo.is_photo(calibration) else calibration.die_size
+    if photo.is_photo(calibration):
+        face_size = None
     verdicts = judge_dice(candidates, pips, guesses, params, face_size)
     if photo.is_photo(calibration):
         verdicts = photo.one_die_twice(verdicts, params)
@@ -97,13 +99,18 @@ def read_roll(
     expect: int | None = 3,
     calibration: Calibration | None = None,
     params: Params = PARAMS,
+    face_size: float | None = None,
 ) -> Roll:
     """Read the dice in a BGR uint8 frame (h, w, 3). Never raises on a bad frame.
 
     expect: the number of dice the game needs (None: any number). The Roll is `ok` only when
     exactly that many dice were found and every one was read by both readings alike.
+    face_size: the side (px) of the top faces this tray's flat dice show, as measured on it
+    (TrayReader's), which the judge holds each face to (`judge.top_face`); None: not judged.
     """
-    return inspect(frame, expect=expect, calibration=calibration, params=params)[0]
+    return inspect(
+        frame, expect=expect, calibration=calibration, params=params, face_size=face_size
+    )[0]
 
 
 LEARN_DICE = 30  # a learnt die size is the median top face of the last this many dice read
@@ -116,11 +123,12 @@ class TrayReader:
     A calibration made from the empty tray alone gives no die size; the size is then learnt from
     the dice read `ok` (the median top face of the last LEARN_DICE) and fixes the finder's scale
     from then on. A calibration that gives a size keeps it; single photos learn nothing.
-    The judge's top-face window (`JudgeParams.top_face`: a face not of a flat top's size is a
-    leaning die) is applied once the first LEARN_DICE dice are read, widened to SPREAD robust
-    deviations of their faces where this camera and these dice measure faces less exactly
-    than it allows (dark dice, whose sides merge with their top; a real lens). It is learnt
-    once, from dice read before it applied, so that it cannot narrow itself.
+    Once the first LEARN_DICE dice are read, each face is held to the median of the last
+    LEARN_DICE faces read (`JudgeParams.top_face`: a face not of a flat top's size is a leaning
+    die), the window widened to SPREAD robust deviations of those first dice's faces where
+    this camera and these dice measure faces less exactly than it allows (dark dice, whose
+    sides merge with their top; a real lens). The window is learnt once, from dice read
+    before it applied, so that it cannot narrow itself.
     """
 
     def __init__(
@@ -128,37 +136,42 @@ class TrayReader:
     ) -> None:
         self.calibration = calibration
         self.expect = expect
-        self._base = params
-        self.params = _opened(params)
+        self.params = params
         self._learn = (
             calibration is not None and calibration.die_size is None and calibration.of_tray
         )
         self._sizes: deque[float] = deque(maxlen=LEARN_DICE)
         self._first: list[float] | None = []  # faces read before the window applies
 
+    @property
+    def face_size(self) -> float | None:
+        """The top-face side faces are held to, once the window is learnt (else None)."""
+        if self._first is not None or not self._sizes:
+            return None
+        return float(np.median(self._sizes))
+
     def __call__(self, frame: np.ndarray) -> Roll:
         roll = read_roll(
-            frame, expect=self.expect, calibration=self.calibration, params=self.params
+            frame,
+            expect=self.expect,
+            calibration=self.calibration,
+            params=self.params,
+            face_size=self.face_size,
         )
         if not roll.ok or self.calibration is None or not self.calibration.of_tray:
             return roll
         sizes = [die.size for die in roll.dice]
+        self._sizes.extend(sizes)
         if self._learn:
-            self._sizes.extend(sizes)
             median = round(float(np.median(self._sizes)), 1)
             self.calibration = replace(self.calibration, die_size=median)
         if self._first is not None:
             self._first.extend(sizes)
             if len(self._first) >= LEARN_DICE:
                 first = np.asarray(self._first)
-                self.params = _widened(self._base, first / np.median(first))
+                self.params = _widened(self.params, first / np.median(first))
                 self._first = None
         return roll
-
-
-def _opened(params: Params) -> Params:
-    """params with no top-face window (before one is learnt)."""
-    return replace(params, judge=replace(params.judge, top_face=(0.0, float("inf"))))
 
 
 def _widened(params: Params, ratios: np.ndarray) -> Params:
