@@ -44,9 +44,10 @@ def judge_die(
     face_size: float | None = None,
 ) -> DieVerdict:
     """One candidate's verdict from its two readings. face_size: the side of a die's top face
-    on this calibrated tray (px), when known: a face found much larger takes in a side of the
-    die, which shows it when it leans (its top face alone does not: seen from above, a die
-    leaning on the wall by 20-35 degrees has a top that still looks square)."""
+    on this calibrated tray (px), when measured: a face found smaller is foreshortened, one
+    found larger takes in a side of the die, and either is a die that leans (its top alone
+    does not show it: seen from above, a die leaning on the wall by 20-35 degrees has a top
+    that still looks square)."""
     sure, none = p.classify.sure, p.classify.none
     flat_none = guess.value is None and guess.p >= none
     finder_sure = candidate.p_die >= p.judge.sure_die
