@@ -62,10 +62,9 @@ def inspect(
         return Roll((), RerollReason.UNREADABLE, f"the reader's models are missing: {error}"), []
     except cv2.error as error:  # a frame OpenCV cannot digest is a bad frame, not a crash
         return Roll((), RerollReason.BAD_FRAME, f"OpenCV: {error.err}"), []
-    if photo.is_photo(calibration):
-        face_size = None
-    verdicts = judge_dice(candidates, pips, guesses, params, face_size)
-    if photo.is_photo(calibration):
+    single_photo = photo.is_photo(calibration)  # no tray: no face size to hold faces to
+    verdicts = judge_dice(candidates, pips, guesses, params, None if single_photo else face_size)
+    if single_photo:
         verdicts = photo.one_die_twice(verdicts, params)
         missed = _missed_die(frame, verdicts, params)
         if missed is not None:
