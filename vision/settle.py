@@ -177,7 +177,7 @@ def shift_between(a: np.ndarray, b: np.ndarray, limit: float) -> tuple[float, fl
     return float(dx), float(dy)
 
 
-def _rim_error(a: np.ndarray, b: np.ndarray, shift: tuple[float, float] | None) -> float:
+def _rim_error(a: np.ndarray, b: np.ndarray, shift: np.ndarray | None) -> float:
     """Mean absolute difference along the picture's edge, where only the camera moves (the
     tray's wall and what lies around it), with `b` moved by `shift` first. Unthresholded: the
     texture of a wall shows a shift of a tenth of a pixel that no pixel change would."""
@@ -196,10 +196,56 @@ def _places(changed: np.ndarray) -> int:
     return cv2.connectedComponents(near)[0] - 1
 
 
-def _move(image: np.ndarray, shift: tuple[float, float]) -> np.ndarray:
-    move = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+def _move(image: np.ndarray, shift: tuple[float, float] | np.ndarray) -> np.ndarray:
+    """`image` moved by a shift (dx, dy) or a 2x3 affine map (motion_between's)."""
+    move = shift if isinstance(shift, np.ndarray) else _shift_map(*shift)
     size = (image.shape[1], image.shape[0])
     return cv2.warpAffine(image, move, size, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _shift_map(dx: float, dy: float) -> np.ndarray:
+    return np.float32([[1, 0, dx], [0, 1, dy]])
+
+
+TURN = 0.01  # largest turn (radians, about half a degree) or scale step taken for a camera
+_ECC = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 10, 1e-3)  # cost: about 1 ms
+
+
+def refined_motion(
+    a: np.ndarray, b: np.ndarray, shift: tuple[float, float], limit: float
+) -> np.ndarray | None:
+    """The camera motion (2x3 affine map, work pixels) that moves small image `b` onto `a`,
+    refined from a global shift by the turn and scale a hand-held camera adds (ECC image
+    alignment started from the shift: a turn of a quarter degree moves the picture's corners
+    by half a work pixel, as much as the shake). None when it fails, moves nothing, or goes
+    past `TURN` or `limit`."""
+    if limit <= 0 or min(a.shape[:2]) < 16:
+        return None
+    inverse = _shift_map(-shift[0], -shift[1])  # ECC maps a's pixels into b
+    try:
+        _, inverse = cv2.findTransformECC(
+            _grey(a).astype(np.float32),
+            _grey(b).astype(np.float32),
+            inverse,
+            cv2.MOTION_AFFINE,
+            _ECC,
+            None,
+            1,
+        )
+    except cv2.error:
+        return None  # no convergence (a flat or changing picture)
+    forward = cv2.invertAffineTransform(inverse).astype(np.float32)
+    linear = forward[:, :2] - np.eye(2, dtype=np.float32)
+    if np.abs(linear).max() > TURN or np.hypot(*forward[:, 2]) > limit + 1:
+        return None
+    return forward if _reach(forward, a.shape) >= SHIFT_FLOOR else None
+
+
+def _reach(motion: np.ndarray, shape: tuple[int, ...]) -> float:
+    """How far (work pixels) a motion moves the picture's corners at most."""
+    h, w = shape[:2]
+    corners = np.float32([[0, 0, 1], [w, 0, 1], [0, h, 1], [w, h, 1]])
+    return float(np.abs(corners @ motion.T - corners[:, :2]).max())
 
 
 _NEIGHBOURS = np.ones((3, 3), np.uint8)
@@ -235,15 +281,25 @@ def changed_pixels(
     everywhere = np.full(mask.shape, 255, np.uint8)  # masked last: each is worked out once
     before = _changed(a, b, everywhere, level, like, None)
     plain = cv2.bitwise_and(before, mask)
-    dx, dy = shift_between(a, b, shake)
-    if np.hypot(dx, dy) < SHIFT_FLOOR or not cv2.countNonZero(plain):
+    if not cv2.countNonZero(plain):
         return plain
-    after = _changed(a, b, everywhere, level, like, (dx, dy))
+    dx, dy = shift_between(a, b, shake)
+    tried = []
+    if np.hypot(dx, dy) >= SHIFT_FLOOR:
+        shift = _shift_map(dx, dy)
+        tried.append((shift, _changed(a, b, everywhere, level, like, shift)))
+    if not tried or cv2.countNonZero(tried[0][1]):  # the shift alone does not explain it all
+        refined = refined_motion(a, b, (dx, dy), shake)
+        if refined is not None:
+            tried.append((refined, _changed(a, b, everywhere, level, like, refined)))
+    if not tried:
+        return plain
+    motion, after = min(tried, key=lambda t: cv2.countNonZero(t[1]))  # explains the most
     # taken when undoing it makes the picture's edge match better, where only the camera moves,
     # or when it explains the change over the whole picture at several places apart (dice and
     # the tray's walls do not all move alike): a die moving alone on a bare floor also gives a
     # shift, but neither of these
-    if _rim_error(a, b, (dx, dy)) >= RIM_BETTER * _rim_error(a, b, None) and (
+    if _rim_error(a, b, motion) >= RIM_BETTER * _rim_error(a, b, None) and (
         10 * cv2.countNonZero(after) > cv2.countNonZero(before) or _places(before) < 2
     ):
         return plain
@@ -257,7 +313,7 @@ def _changed(
     mask: np.ndarray,
     level: float,
     like: np.ndarray,
-    shift: tuple[float, float] | None,
+    shift: np.ndarray | None,
 ) -> np.ndarray:
     if shift is not None:
         b = _move(b, shift)
@@ -280,7 +336,7 @@ def _changed(
         # under shake a die that moves changes a patch, not a speck at a pip's rim
         differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, _PATCH)
         # what the shake brought into view at the picture's edge is new
-        r = int(np.ceil(max(abs(shift[0]), abs(shift[1])))) + 1
+        r = int(np.ceil(_reach(shift, a.shape))) + 1
         differs[:r], differs[-r:], differs[:, :r], differs[:, -r:] = 0, 0, 0, 0
     return cv2.bitwise_and(differs, mask)
 

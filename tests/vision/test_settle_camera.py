@@ -1,4 +1,5 @@
-"""Settle detection as a real camera feeds it: table shake, sensor noise, JPEG, exposure drift.
+"""Settle detection as a real camera feeds it: table shake, sensor noise, JPEG, exposure drift,
+and a hand-held camera's turn and zoom.
 
 Each sequence is a still scene (drawn dice on felt, or a real photo of dice) seen by a camera
 that shakes by up to 2 px between frames (a throw shakes the table), adds sensor noise and JPEG
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 
 from tests.vision.test_settle import THREE, Drawn, felt, scene
+from vision import settle
 from vision.calibration import Calibration
 from vision.settle import SettleConfig, SettleDetector, SettleState
 
@@ -23,11 +25,22 @@ PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice-photos"
 BYLER = PHOTOS / "byler-d6-topdown"
 
 
-def camera(frame: np.ndarray, i: int, rng: np.random.Generator, shake: float = 2.0) -> np.ndarray:
-    """The frame as frame i of a shaky, noisy, compressing, drifting camera sees it."""
-    dx, dy = rng.uniform(-shake, shake, 2)
-    move = np.float32([[1, 0, dx], [0, 1, dy]])
-    seen = cv2.warpAffine(frame, move, frame.shape[1::-1], borderMode=cv2.BORDER_REFLECT)
+def camera(
+    frame: np.ndarray,
+    i: int,
+    rng: np.random.Generator,
+    shake: float = 2.0,
+    turn: float = 0.0,
+    zoom: float = 0.0,
+) -> np.ndarray:
+    """The frame as frame i of a shaky, noisy, compressing, drifting camera sees it; held in
+    the hand, it also turns by up to `turn` degrees and zooms by up to `zoom` a frame."""
+    h, w = frame.shape[:2]
+    shift = rng.uniform(-shake, shake, 2)
+    angle, scale = (rng.uniform(-turn, turn), 1 + rng.uniform(-zoom, zoom)) if turn else (0, 1)
+    move = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
+    move[:, 2] += shift
+    seen = cv2.warpAffine(frame, move, (w, h), borderMode=cv2.BORDER_REFLECT)
     gain = 1.0 + 0.003 * i  # slow exposure drift: +9% a second
     noisy = seen.astype(np.float32) * gain + rng.normal(0, 3.0, seen.shape)
     seen = np.clip(noisy, 0, 255).astype(np.uint8)
@@ -117,3 +130,47 @@ def test_without_shake_compensation_the_same_camera_never_settles() -> None:
     config = SettleConfig(still_for=0.3, shake=0.0)
     seen = states(SettleDetector(config, tray_calibration()), frames)
     assert SettleState.SETTLED not in seen[12:]
+
+
+HAND = {"turn": 0.25, "zoom": 0.002}  # a hand-held camera: a quarter degree, 0.2% a frame
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_dice_at_rest_settle_under_a_hand_held_camera(seed: int) -> None:
+    """Two seconds of a real photo and of drawn dice filmed by hand: the camera shakes, turns
+    and zooms a little every frame, and the dice at rest settle and stay settled."""
+    for still, calibration in ((real_photo(), None), (in_tray(scene(THREE)), tray_calibration())):
+        rng = np.random.default_rng(seed)
+        frames = [camera(still, i, rng, **HAND) for i in range(60)]
+        seen = states(SettleDetector(SettleConfig(still_for=0.3), calibration), frames)
+        assert all(s is SettleState.SETTLED for s in seen[12:]), seen
+
+
+def test_a_die_rolling_is_moving_under_a_hand_held_camera() -> None:
+    rng = np.random.default_rng(1)
+    frames = [
+        camera(
+            in_tray(scene([*THREE[:2], Drawn(5, (430.0 + 3 * i, 300.0), angle=7 * i)])),
+            i,
+            rng,
+            **HAND,
+        )
+        for i in range(30)
+    ]
+    seen = states(SettleDetector(SettleConfig(still_for=0.3), tray_calibration()), frames)
+    assert SettleState.SETTLED not in seen
+
+
+def test_with_the_shift_alone_a_hand_held_camera_keeps_interrupting(monkeypatch) -> None:
+    """The turn is what the refinement undoes: with the shift alone (no turn or zoom taken),
+    the same hand-held frames fall back to moving now and then, each time delaying the read
+    by the settling time."""
+    monkeypatch.setattr(settle, "TURN", 0.0)
+    seeds = (2, 3, 4)
+    interrupted = 0
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        frames = [camera(real_photo(), i, rng, **HAND) for i in range(60)]
+        seen = states(SettleDetector(SettleConfig(still_for=0.3)), frames)
+        interrupted += SettleState.MOVING in seen[12:]
+    assert interrupted >= 2
