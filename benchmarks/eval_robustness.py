@@ -1,6 +1,7 @@
 """How the dice reader does on the real photo sets changed as other cameras would change them.
 
     .venv/bin/python benchmarks/eval_robustness.py [--set NAME] [--change NAME] [--list]
+        [--part dev|held-out|all]
 
 The reader will meet photos it never saw: other resolutions, turned, darker or brighter, noisier,
 softer, other white balance, harder JPEG. Each change is applied to every labelled photo (and
@@ -27,6 +28,7 @@ from eval_photos import (  # noqa: E402
     photo_sets,
     print_header,
     row,
+    split,
 )
 
 Boxes = list[tuple[int, float, float, float, float]]
@@ -95,6 +97,9 @@ def main() -> int:
     parser.add_argument("--set", action="append", help="only this set (repeatable)")
     parser.add_argument("--change", action="append", choices=CHANGES, help="only this change")
     parser.add_argument("--list", action="store_true", help="list the images answered wrongly")
+    parser.add_argument(
+        "--part", choices=("dev", "held-out", "all"), default="all", help="which part of each set"
+    )
     args = parser.parse_args()
     if not args.data.is_dir():
         print(f"no photo sets at {args.data} (use --data)", file=sys.stderr)
@@ -102,6 +107,8 @@ def main() -> int:
     print_header("set, change")
     for set_dir in photo_sets(args.data, args.set):
         labels = load_labels(set_dir, errata=True)
+        if args.part != "all":
+            labels = split(labels)[args.part == "held-out"]
         for name in args.change or CHANGES:
             change = CHANGES[name]
 
