@@ -122,28 +122,24 @@ def _classifier_face(
     return [(g.p_face, g.value if g.p >= sure else None) for g in guess_faces(frame, boxes)]
 
 
-def _faces_of_dice(small: list[Candidate], faces: dict) -> int:
-    """How many of these candidates on a large one show a die's face of 2 to 6: a pip seen
-    close up looks, to the classifier, like a 1 or like no face; dice of a group do not."""
-    return sum(p >= FACE and value not in (None, 1) for p, value in map(faces.get, map(id, small)))
-
-
-def _is_die(host: Candidate, small: list[Candidate], faces: dict) -> bool:
-    """Is the large candidate a die with its pips marked, rather than a box over a group of
-    dice? A face on it and at most one face of 2-6 among the small ones (a die's 1 among
-    its pips is the one in the middle); or, whatever the large box shows (it may be boxed
-    too large to look like a face), small ones that all look like pips: read as dice, the
-    pips of one large die would be a row of 1s."""
-    dice_faces = _faces_of_dice(small, faces)
-    return dice_faces == 0 or (faces[id(host)][0] >= FACE and dice_faces <= 1)
+def _pips(small: list[Candidate], faces: dict) -> bool:
+    """Can these candidates on a large one be its pips? A pip seen close up looks, to the
+    classifier, like a 1 or like no face; dice of a group show faces of 2 to 6. At most one
+    of them may (a die's 1 among its pips is the one pip in the middle). A die showing 1 is
+    pip-like too, so a large box that is no face never keeps its small ones' place: they
+    stay, to be read or refused, rather than drop out of the roll."""
+    return (
+        sum(p >= FACE and value not in (None, 1) for p, value in map(faces.get, map(id, small)))
+        <= 1
+    )
 
 
 def _merge(found: list[Candidate], is_face) -> list[Candidate]:
     """One candidate per die. A candidate with smaller ones on it (PIP_OF times smaller or
     more, within its box) is a die with its pips marked, or a box over a group of dice; the
     net's heat cannot tell them apart (pips of a large die are marked as surely as dice), so
-    the face classifier looks at all of them (_is_die): a die with its pips keeps the large
-    one and drops the small ones; a group of dice drops it and keeps them.
+    the face classifier looks at all of them: a die's face on the large one, with small ones
+    that look like pips (_pips), keeps it and drops them; else it is dropped and they are kept.
     Then weaker echoes of the same die (a peak near a surer one of about its size) are
     dropped."""
 
@@ -161,7 +157,7 @@ def _merge(found: list[Candidate], is_face) -> list[Candidate]:
     small = list({id(c): c for cs in on_hosts.values() for c in cs}.values())
     looked = hosts + small
     faces = dict(zip(map(id, looked), is_face([(*c.centre, c.size) for c in looked]), strict=True))
-    dice = [b for b in hosts if _is_die(b, on_hosts[id(b)], faces)]
+    dice = [b for b in hosts if faces[id(b)][0] >= FACE and _pips(on_hosts[id(b)], faces)]
     groups = {id(b) for b in hosts} - {id(b) for b in dice}
     found = [c for c in found if id(c) not in groups and not any(on(c, b) for b in dice)]
     kept: list[Candidate] = []

@@ -123,25 +123,6 @@ def test_pips_of_a_large_six_are_not_dice(name):
     assert 0.7 <= die.size / np.sqrt((x1 - x0) * (y1 - y0)) <= 1.4
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="real photo sets not present")
-def test_pips_of_a_large_die_boxed_too_large_are_not_dice():
-    """A phone photo of one large 6 shrunk to half size (dice34.jpg, development part of
-    damiantab-phone; the 75 px die boxed at about 150 px, which the classifier does not take
-    for a face): its six pips, each a 1 to the classifier, are not kept as dice, and the
-    reader does not list a die showing 1."""
-    ((path, boxes),) = [
-        (p, b) for p, b in dev_images("damiantab-phone").items() if p.name == "dice34.jpg"
-    ]
-    frame = cv2.imread(str(path))
-    frame = cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    ((x0, y0, x1, y1),) = [tuple(v / 2 for v in box) for box in boxes]
-    side = np.sqrt((x1 - x0) * (y1 - y0))
-    found = [c for c in find_dice(frame) if c.p_die >= dice_net.MIN_HOST]
-    inside = [c for c in found if x0 <= c.centre[0] <= x1 and y0 <= c.centre[1] <= y1]
-    assert inside and not [c for c in inside if c.size < 0.5 * side], inside
-    assert 1 not in read_roll(frame, expect=None).values
-
-
 def held_out(set_name: str) -> dict[Path, list]:
     labels: dict[Path, list] = defaultdict(list)
     with open(DATA / set_name / "annotations.csv", newline="") as handle:
