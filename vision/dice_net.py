@@ -125,9 +125,9 @@ def _classifier_face(
 def _pips(small: list[Candidate], faces: dict) -> bool:
     """Can these candidates on a large one be its pips? A pip seen close up looks, to the
     classifier, like a 1 or like no face; dice of a group show faces of 2 to 6. At most one
-    of them may (a die's 1 among its pips is the one pip in the middle). A die showing 1 is
-    pip-like too, so a large box that is no face never keeps its small ones' place: they
-    stay, to be read or refused, rather than drop out of the roll."""
+    of them may (a die's 1 among its pips is the one pip in the middle). A die showing 1
+    looks like a pip too: a large box that is no face gives way to its small ones whatever
+    they show, and they are read or refused rather than left out of the roll."""
     return (
         sum(p >= FACE and value not in (None, 1) for p, value in map(faces.get, map(id, small)))
         <= 1

@@ -197,7 +197,7 @@ def _places(changed: np.ndarray) -> int:
 
 
 def _move(image: np.ndarray, shift: tuple[float, float] | np.ndarray) -> np.ndarray:
-    """`image` moved by a shift (dx, dy) or a 2x3 affine map (motion_between's)."""
+    """`image` moved by a shift (dx, dy) or a 2x3 affine map (refined_motion's)."""
     move = shift if isinstance(shift, np.ndarray) else _shift_map(*shift)
     size = (image.shape[1], image.shape[0])
     return cv2.warpAffine(image, move, size, borderMode=cv2.BORDER_REPLICATE)
