@@ -45,40 +45,14 @@ def resample(
     frame: np.ndarray, centre: tuple[float, float], angle: float, scale: float, size: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """A size x size patch of the frame, `centre` in its middle, turned by `angle` (degrees)
-    and scaled by `scale`, and the affine map from frame to patch.
-
-    Shrinking, the region is first area-averaged to the patch's scale (warpAffine samples
-    bilinearly whatever flag it is given): a large die in a phone photo is seen as its mean
-    colours, not as a sparse sample of its sensor noise and the grain around it."""
+    and scaled by `scale`, and the affine map from frame to patch."""
     matrix = cv2.getRotationMatrix2D(centre, angle, scale)
     matrix[:, 2] += np.array([size / 2, size / 2]) - np.array(centre)
-    source, to_source = frame, matrix
-    if scale < 1:
-        source, to_source = _shrunk(frame, centre, scale, size, matrix)
+    flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     patch = cv2.warpAffine(
-        source, to_source, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        frame, matrix, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE
     )
     return patch, matrix
-
-
-def _shrunk(
-    frame: np.ndarray, centre: tuple[float, float], scale: float, size: int, matrix: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The frame region a turned patch covers, area-averaged by `scale`, and the map from
-    that small region to the patch (the same patch as `matrix` from the frame)."""
-    reach = int(np.ceil(size / scale * 0.71)) + 2  # half the patch's diagonal, frame pixels
-    x0, y0 = round(centre[0]) - reach, round(centre[1]) - reach
-    side = 2 * reach + 1
-    # integer centre: getRectSubPix copies (and repeats the border) without interpolating
-    region = cv2.getRectSubPix(frame, (side, side), (x0 + reach, y0 + reach))
-    small = max(2, round(side * scale))
-    region = cv2.resize(region, (small, small), interpolation=cv2.INTER_AREA)
-    s = small / side
-    # a small pixel u covers frame x = x0 + (u + 0.5) / s - 0.5
-    to_frame = np.array([[1 / s, 0, x0 + 0.5 / s - 0.5], [0, 1 / s, y0 + 0.5 / s - 0.5]])
-    to_patch = matrix[:, :2] @ to_frame
-    to_patch[:, 2] += matrix[:, 2]
-    return region, to_patch
 
 
 def square(size: int, half: float) -> np.ndarray:
