@@ -288,20 +288,25 @@ def changed_pixels(
     if np.hypot(dx, dy) >= SHIFT_FLOOR:
         shift = _shift_map(dx, dy)
         tried.append((shift, _changed(a, b, everywhere, level, like, shift)))
+    still_rim = None  # the picture's edge error with nothing undone, worked out once
     if not tried or cv2.countNonZero(tried[0][1]):  # the shift alone does not explain it all
         refined = refined_motion(a, b, (dx, dy), shake)
         # a turn only where the picture's edge confirms it: dice creeping alone also give ECC
         # a small motion, which makes the edge match worse
-        if refined is not None and _rim_error(a, b, refined) < RIM_BETTER * _rim_error(a, b, None):
-            tried.append((refined, _changed(a, b, everywhere, level, like, refined)))
+        if refined is not None:
+            still_rim = _rim_error(a, b, None)
+            if _rim_error(a, b, refined) < RIM_BETTER * still_rim:
+                tried.append((refined, _changed(a, b, everywhere, level, like, refined)))
     if not tried:
         return plain
+    if still_rim is None:
+        still_rim = _rim_error(a, b, None)
     motion, after = min(tried, key=lambda t: cv2.countNonZero(t[1]))  # explains the most
     # taken when undoing it makes the picture's edge match better, where only the camera moves,
     # or when it explains the change over the whole picture at several places apart (dice and
     # the tray's walls do not all move alike): a die moving alone on a bare floor also gives a
     # shift, but neither of these
-    if _rim_error(a, b, motion) >= RIM_BETTER * _rim_error(a, b, None) and (
+    if _rim_error(a, b, motion) >= RIM_BETTER * still_rim and (
         10 * cv2.countNonZero(after) > cv2.countNonZero(before) or _places(before) < 2
     ):
         return plain
