@@ -23,10 +23,13 @@ import numpy as np
 from vision.faces import SIX_LINES, FaceFit, fit_face, layout_of
 from vision.layout import laid_out
 from vision.params import PARAMS, PipParams
-from vision.pips import FacePatch, Spots, face_patch_of, find_spots
+from vision.pip_net import PipNet
+from vision.pips import FacePatch, Spots, face_patch_of, find_spots, learned_patch
 from vision.reading import RerollReason
 from vision.top_face import Face, find_face
 from vision.types import Candidate, PipReading
+
+LEARNED = -2  # a "colour axis" of _reframed's tries: the pip finder's map (pip_net.py)
 
 
 def _tilt(a: float, b: float) -> float:
@@ -188,13 +191,21 @@ def _reframed(
     tries = [(again, -1) for again in boxed]
     for axis in p.pip_axes:
         tries += [(face, int(axis))] + [(again, int(axis)) for again in boxed]
+    if p.learned:
+        tries += [(again, LEARNED) for again in [face, *boxed]]
     patches: dict[Face, FacePatch] = {}
+    pip_map = None
     for again, axis in tries:
         if again not in patches:
             patches[again] = face_patch_of(frame, again, p)
-        found = find_spots(frame, again, p, axis, patches[again])
+        patch = patches[again]
+        if axis == LEARNED:
+            if pip_map is None:
+                pip_map = PipNet.load().pip_map(frame, candidate.centre, candidate.size)
+            patch = learned_patch(patch, pip_map)
+        found = find_spots(frame, again, p, axis, patch)
         fit, _ = fit_pips(found, p)
-        if fit is not None:
+        if fit is not None and (axis != LEARNED or fit.value >= p.learned_least):
             return again, found, fit
     return face, spots, None
 

@@ -75,6 +75,13 @@ class PipParams:
     # +a, -a, +b, -b) pips are sought along when what differs from the face in any way fits
     # no face (chosen: all six read 40 more development dice than none, four 25, no image
     # answered wrongly added)
+    learned: bool = True  # where no colour axis reads the face, the pips are sought on the
+    # learned pip finder's map too (pip_net.py; face.py)
+    learned_split: float = 0.5  # ...a pixel is pip where the map says so this surely (chosen:
+    # the map is a probability)
+    learned_least: int = 2  # ...and read there only as a face of this many pips or more: a
+    # lone mark has no layout to vouch for it (on clutter the finder takes for a die, the map
+    # marks a spot now and then: a 1 read there with the classifier's "no face" is `cocked`)
     saturated: int = 250  # grey level of a clipped (glared) pixel (camera)
     spacing: tuple[float, float] = (0.12, 0.33)  # pip spacing, face sides (tuned; geometry:
     # 0.25-0.3 on a face found whole, down to 0.17 on one that takes in sides, 1.45 faces)
@@ -166,6 +173,11 @@ class StrayParams:
     face: float = 0.5  # ...and a group is a missed die when the classifier sees a face there
     # this probably (calibrated)
     most: int = 4  # at most this many groups are shown to the classifier (cost)
+    own_margin: float = 0.2  # a pip the learned finder marks this close to a read die's face
+    # (face sides) is its own (geometry: a pip's place is 0.2-0.3 inside the face edge, and a
+    # face found whole may run a little short)
+    learned_area: int = 3  # ...and counts from this many map pixels (40 a box side: a pip of
+    # 0.05 box sides, the least PIP_SIZE of tools/train_pip_net.py)
 
 
 @dataclass(frozen=True, slots=True)

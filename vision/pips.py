@@ -10,7 +10,7 @@ light dice and light pips on dark dice alike.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -18,6 +18,7 @@ import numpy as np
 
 from vision.colour import lab_distance
 from vision.params import PARAMS, PipParams
+from vision.pip_net import PipMap
 from vision.top_face import Face, resample, square
 
 
@@ -127,16 +128,38 @@ class FacePatch:
     lab: np.ndarray
     colour: np.ndarray
     distance: np.ndarray
+    matrix: np.ndarray | None = None  # 2x3 affine, frame -> patch pixels
+    learned: bool = False  # distance is the pip finder's map (x 255), not a colour distance
 
 
 def face_patch_of(frame: np.ndarray, face: Face, p: PipParams = PARAMS.pips) -> FacePatch:
     """The face patch find_spots() reads: `face_px` pixels per face side, face axes."""
     inner_mask, _ = _masks(p)
-    patch, _ = resample(frame, face.centre, face.angle, p.face_px / face.side, face_patch(p))
+    patch, matrix = resample(frame, face.centre, face.angle, p.face_px / face.side, face_patch(p))
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     colour = np.median(lab[inner_mask > 0], axis=0)
     grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-    return FacePatch(grey, lab, colour, lab_distance(lab, colour))
+    return FacePatch(grey, lab, colour, lab_distance(lab, colour), matrix)
+
+
+def learned_patch(patch: FacePatch, pips: PipMap) -> FacePatch:
+    """The face patch with the pip finder's map (pip_net.py, x 255) as its distance: the
+    pips are then split from it as from a colour distance, and every check of the layout reads
+    the map (a pip place holds a pip where the map says so)."""
+    assert patch.matrix is not None
+    to_patch = np.vstack([patch.matrix, [0, 0, 1]]) @ np.linalg.inv(
+        np.vstack([pips.matrix, [0, 0, 1]])
+    )
+    side = patch.grey.shape[0]
+    warped = cv2.warpAffine(
+        pips.p * 255.0,
+        to_patch[:2],
+        (side, side),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0.0,
+    )
+    return replace(patch, distance=warped.astype(np.float32), learned=True)
 
 
 def find_spots(
@@ -160,17 +183,20 @@ def find_spots(
     lab, colour, distance = patch.lab, patch.colour, patch.distance
     area, inner = area_mask > 0, inner_mask > 0
     split = distance
-    if direction >= 0:
+    if direction >= 0 and not patch.learned:
         sign = 1.0 if direction % 2 == 0 else -1.0
         split = np.maximum(sign * (lab[..., direction // 2] - colour[direction // 2]), 0)
         split = split * (2.0 if direction >= 2 else 1.0)  # a, b span half of L's range
-    otsu, _ = cv2.threshold(
-        np.clip(split[inner], 0, 255).astype(np.uint8),
-        0,
-        255,
-        cv2.THRESH_BINARY + cv2.THRESH_OTSU,
-    )
-    threshold = max(p.min_contrast, float(otsu))
+    if patch.learned:
+        threshold = 255.0 * p.learned_split
+    else:
+        otsu, _ = cv2.threshold(
+            np.clip(split[inner], 0, 255).astype(np.uint8),
+            0,
+            255,
+            cv2.THRESH_BINARY + cv2.THRESH_OTSU,
+        )
+        threshold = max(p.min_contrast, float(otsu))
     spots = ((split > threshold) & area).astype(np.uint8)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
     edge = np.zeros(count, bool)

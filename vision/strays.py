@@ -11,8 +11,13 @@ group's centre, the face's centre for a face seen whole, is where a missed die w
 `missed_dice` gives those groups as boxes for the face classifier, which tells a die's face
 from a shoe's pattern or a knot in the wood.
 
-Contract: `stray_pips(frame, verdicts, p) -> list[(x, y)]` in frame pixels; `missed_dice(...)
--> list[(x, y, side)]`; pure.
+A die the finder missed touching one it found has its pips within that die's reach, where
+they pass for its sides'. The learned pip finder (pip_net.py) marks top-face pips only, not a
+side's: `learned_strays` runs it on every die read, and a pip it marks outside that die's face
+and every other die's is a stray too.
+
+Contract: `stray_pips(frame, verdicts, p) -> list[(x, y)]` and `learned_strays(...)` in frame
+pixels; `missed_dice(...) -> list[(x, y, side)]`; pure but for the model loaded once.
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ import numpy as np
 
 from vision.image import downsize
 from vision.params import PARAMS, Params
+from vision.pip_net import PipNet
 from vision.pips import is_round
+from vision.top_face import Face
 from vision.types import DieVerdict
 
 FACE_PX = 24.0  # the frame is scanned scaled so the dice read have faces this wide
@@ -75,11 +82,49 @@ def stray_pips(
     return strays
 
 
+def _on_face(face: Face, x: float, y: float, margin: float) -> bool:
+    """Is (x, y) on `face` (frame pixels), its square widened by `margin` face sides a side?"""
+    z = (complex(x, y) - complex(*face.centre)) / face.axes
+    return max(abs(z.real), abs(z.imag)) <= 0.5 + margin
+
+
+def learned_strays(
+    frame: np.ndarray, verdicts: Sequence[DieVerdict], p: Params = PARAMS
+) -> list[tuple[float, float]]:
+    """Pips the learned pip finder marks beside the dice read, on no read die's face and away
+    from every other candidate."""
+    read = [v for v in verdicts if v.die is not None and v.pips is not None and v.pips.face]
+    faces = [v.pips.face for v in read]
+    others = [
+        (v.candidate.centre, p.strays.clear * v.candidate.size)
+        for v in verdicts
+        if v.die is None and (v.counts or v.detail == "part of a die read")
+    ]
+    net = PipNet.load()
+    strays: list[tuple[float, float]] = []
+    for v in read:
+        found = net.pip_map(frame, v.candidate.centre, v.candidate.size)
+        spots = (found.p >= p.pips.learned_split).astype(np.uint8)
+        count, _, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
+        back = cv2.invertAffineTransform(found.matrix)
+        for i in range(1, count):
+            if stats[i, cv2.CC_STAT_AREA] < p.strays.learned_area:
+                continue
+            x, y = back @ np.array([*centroids[i], 1.0])
+            if any(_on_face(f, x, y, p.strays.own_margin) for f in faces):
+                continue
+            if any(np.hypot(x - cx, y - cy) <= reach for (cx, cy), reach in others):
+                continue
+            if all(np.hypot(x - a, y - b) > 2 for a, b in strays):  # seen from two dice
+                strays.append((float(x), float(y)))
+    return strays
+
+
 def missed_dice(
     frame: np.ndarray, verdicts: Sequence[DieVerdict], p: Params = PARAMS
 ) -> list[tuple[float, float, float]]:
     """Boxes (centre x, centre y, die side) where groups of stray pips may be a missed die."""
-    strays = stray_pips(frame, verdicts, p)
+    strays = stray_pips(frame, verdicts, p) + learned_strays(frame, verdicts, p)
     read = [v for v in verdicts if v.die is not None]
     if not strays or not read:
         return []

@@ -1,0 +1,188 @@
+"""Training examples for the pip finder (vision/pip_net.py): die crops and where their pips lie.
+
+Dev time only. The photo sets label a die's box and value, not its pips; the pips are found
+here with the geometric reading's own searches (vision/face.py: every framing and colour
+axis), guided by the label: the first reading whose layout is the labelled value and passes
+the layout checks (count, centred, spacing, fit error, square with the face) gives the pips,
+at the nine-place layout's positions, of the spots' median size. Dice none of them reads are
+marked "unknown" and do not count in the loss, so their pips never teach "no pip here".
+
+Only the development part of each set (images sorted by path, `i % 4 != 3`, as
+benchmarks/eval_photos.py splits them) is read; the held-out part never is.
+
+    .venv/bin/python tools/pip_examples.py /tmp/pip_examples.pkl
+
+Beside the dice, crops centred anywhere in the image at 0.2-2 times its dice's size, and at
+every mark of the die finder that lies in no labelled box, teach what is not a pip: the
+table, clutter, half dice, and one pip of a die seen close (the trainer draws only pips of a
+pip's size for the crop's box, so that is no pip).
+
+The pickle holds, per crop: a BGR crop of CROP_SPAN box sides at CROP_PX px per box side, the
+pips in crop pixels (x, y, radius), and the boxes of dice without pips (crop pixels).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import pickle
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.eval_photos import DEFAULT_DATA, load_labels, photo_sets, split  # noqa: E402
+from vision.dice_net import find_dice  # noqa: E402
+from vision.face import _tilt, box_outline, fit_pips, places  # noqa: E402
+from vision.faces import fit_face  # noqa: E402
+from vision.layout import laid_out  # noqa: E402
+from vision.params import PARAMS, PipParams  # noqa: E402
+from vision.pip_net import die_patch  # noqa: E402
+from vision.pips import face_patch_of, find_spots  # noqa: E402
+from vision.top_face import find_face  # noqa: E402
+from vision.types import Candidate  # noqa: E402
+
+CROP_PX = 48  # px per box side in the stored crop
+CROP_SPAN = 2.4  # box sides the stored crop covers (room to turn and shift it)
+NEGATIVES = 6  # crops an image centred anywhere, 0.2-2 times its dice's median size: the
+# table, clutter, half dice, a pip of a die seen close (pips too large for the box are no pips)
+
+
+def _loose_fit(spots, value: int, p: PipParams):
+    """A layout of `value` fitted to exactly `value` spots that passes the layout checks,
+    leaving out those on spot sizes and plain places (a marbled face's flecks)."""
+    if len(spots.centres) != value or spots.cut:
+        return None
+    fit = fit_face(spots.centres)
+    if fit is None or fit.value != value:
+        return None
+    if math.hypot(*fit.centre) > (p.max_offset_one if value == 1 else p.max_offset):
+        return None
+    if value > 1 and not (
+        p.spacing[0] <= fit.spacing <= p.spacing[1]
+        and fit.error <= p.max_fit_error
+        and _tilt(fit.angle, 0.0) <= p.max_angle
+    ):
+        return None
+    return fit
+
+
+def label_pips(frame, value: int, box, p: PipParams = PARAMS.pips):
+    """[(x, y, radius)] frame px of the labelled die's pips, or None when no search reads it."""
+    x0, y0, x1, y1 = box
+    centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+    size = math.sqrt(max(x1 - x0, 1) * max(y1 - y0, 1))
+    candidate = Candidate(centre, size, 1.0)
+    outline = box_outline(centre, p.outline * size)
+    face = find_face(frame, outline, centre, size, 0.0, p)
+    if face is None:
+        return None
+    framings = [(face.centre, face.angle), (centre, face.angle)]
+    layout = laid_out(frame, candidate, p)
+    if layout is not None:
+        framings.append(layout)
+    boxed = [
+        replace(face, centre=c, angle=a, side=size / r, share=1 / r)
+        for r in p.face_of_box
+        for c, a in framings
+    ]
+    tries = [(face, -1)] + [(f, -1) for f in boxed]
+    for axis in p.pip_axes:
+        tries += [(face, int(axis))] + [(f, int(axis)) for f in boxed]
+    found = None
+    for strict in (True, False):
+        for f, axis in tries:
+            spots = find_spots(frame, f, p, axis, face_patch_of(frame, f, p))
+            fit = fit_pips(spots, p)[0] if strict else _loose_fit(spots, value, p)
+            if fit is not None and fit.value == value:
+                found = f, spots, fit
+                break
+        if found:
+            break
+    if found is None:
+        return None
+    f, spots, fit = found
+    _, nine = places(fit, spots, p)
+    radius = float(np.median(spots.diameters)) / 2 * f.side
+    return [
+        (f.centre[0] + (z * f.axes).real, f.centre[1] + (z * f.axes).imag, radius)
+        for z, has_pip in nine
+        if has_pip
+    ]
+
+
+def examples(data: Path, names: list[str] | None, seed: int = 1):
+    """Yield one example a labelled development die, and NEGATIVES more an image centred
+    anywhere at any size (see the module docstring)."""
+    rng = np.random.default_rng(seed)
+    for set_dir in photo_sets(data, names):
+        dev, _ = split(load_labels(set_dir))
+        for path, labels in sorted(dev.items()):
+            frame = cv2.imread(str(path))
+            if frame is None:
+                continue
+            pips = [label_pips(frame, v, box) for v, *box in labels]
+            sizes = [math.sqrt(max(x1 - x0, 1) * max(y1 - y0, 1)) for _, x0, y0, x1, y1 in labels]
+            views = [
+                (((x0 + x1) / 2, (y0 + y1) / 2), size, own is not None)
+                for (_, x0, y0, x1, y1), size, own in zip(labels, sizes, pips, strict=True)
+            ]
+            h, w = frame.shape[:2]
+            typical = float(np.median(sizes))
+            for _ in range(NEGATIVES):  # anywhere, of any size a finder's mark may have
+                centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
+                views.append((centre, typical * float(np.exp(rng.uniform(-1.6, 0.7))), None))
+            for mark in find_dice(frame):  # what the finder takes for dice that no label is
+                x, y = mark.centre
+                if not any(x0 <= x <= x1 and y0 <= y <= y1 for _, x0, y0, x1, y1 in labels):
+                    views.append((mark.centre, mark.size, None))
+            for centre, size, own in views:
+                crop, matrix = die_patch(frame, centre, size, CROP_PX, CROP_SPAN)
+                scale = matrix[0, 0]
+
+                def to_crop(x, y, matrix=matrix):
+                    q = matrix @ np.array([x, y, 1.0])
+                    return float(q[0]), float(q[1])
+
+                known, unknown = [], []
+                for (_, *other), theirs in zip(labels, pips, strict=True):
+                    if theirs is None:
+                        a = to_crop(other[0], other[1])
+                        b = to_crop(other[2], other[3])
+                        unknown.append((*a, *b))
+                    else:
+                        known += [(*to_crop(x, y), r * scale) for x, y, r in theirs]
+                yield {
+                    "set": set_dir.name,
+                    "image": path.name,
+                    "crop": crop,
+                    "pips": known,
+                    "unknown": unknown,
+                    "read": own,  # pips found (True), not (False), not a die (None)
+                }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--sets", nargs="*")
+    args = parser.parse_args()
+    found = list(examples(args.data, args.sets))
+    with open(args.out, "wb") as handle:
+        pickle.dump(found, handle)
+    by_set: dict[str, list[int]] = {}
+    for e in found:
+        by_set.setdefault(e["set"], [0, 0])
+        by_set[e["set"]][0] += 1
+        by_set[e["set"]][1] += bool(e["read"])
+    for name, (n, read) in sorted(by_set.items()):
+        print(f"{name}: {n} crops, pips found for {read} dice")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
