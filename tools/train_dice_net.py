@@ -202,6 +202,24 @@ class DiceNet(nn.Module):
         return self.head(self.fuse(torch.cat([shallow, deep], 1)))
 
 
+def export_batched(net: nn.Module, side: int, out: Path, names: tuple[str, str]) -> None:
+    """Write `net` to ONNX for OpenCV's DNN module: one input of (n, 3, side, side), the batch
+    size free, named `names` (input, output)."""
+    net.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        net,
+        torch.zeros(1, 3, side, side),
+        str(out),
+        input_names=[names[0]],
+        output_names=[names[1]],
+        dynamic_axes={names[0]: {0: "n"}, names[1]: {0: "n"}},
+        opset_version=13,
+        dynamo=False,
+    )
+    print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)")
+
+
 def load_onnx_weights(net: nn.Module, path: Path) -> None:
     """Start from a shipped model: its convolutions (batch norm folded in), in graph order."""
     import onnx

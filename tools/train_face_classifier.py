@@ -377,19 +377,9 @@ def main() -> int:
             )
             total, right, seen = 0.0, 0, 0
 
-    net.eval()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(
-        net,
-        torch.zeros(1, 3, INPUT, INPUT),
-        str(args.out),
-        input_names=["crop"],
-        output_names=["logits"],
-        dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}},
-        opset_version=13,
-        dynamo=False,
-    )
-    print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB)")
+    from train_dice_net import export_batched
+
+    export_batched(net, INPUT, args.out, ("crop", "logits"))
     return 0
 
 

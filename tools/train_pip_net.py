@@ -36,6 +36,9 @@ import torch
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_dice_net import export_batched  # noqa: E402
+
 from tools.pip_examples import CROP_PX  # noqa: E402
 from vision.pip_net import INPUT, PX  # noqa: E402
 
@@ -131,7 +134,7 @@ def main() -> int:
     rng = np.random.default_rng(args.seed)
     with open(args.examples, "rb") as handle:
         examples = pickle.load(handle)
-    print(f"{len(examples)} dice, {sum(len(e['pips']) > 0 for e in examples)} with pips")
+    print(f"{len(examples)} crops, {sum(len(e['pips']) > 0 for e in examples)} with pips")
 
     net = PipNet()
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -148,24 +151,13 @@ def main() -> int:
         loss.backward()
         optimiser.step()
         schedule.step()
-        total += float(loss)
+        total += float(loss.detach())
         if (step + 1) % 100 == 0:
             took = time.time() - start
             print(f"step {step + 1}: loss {total / 100:.4f} ({took:.0f} s)", flush=True)
             total = 0.0
 
-    net.eval()
-    torch.onnx.export(
-        net,
-        torch.zeros(1, 3, INPUT, INPUT),
-        str(args.out),
-        input_names=["crop"],
-        output_names=["logit"],
-        dynamic_axes={"crop": {0: "n"}, "logit": {0: "n"}},
-        opset_version=13,
-        dynamo=False,
-    )
-    print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB)")
+    export_batched(net, INPUT, args.out, ("crop", "logit"))
     return 0
 
 
