@@ -172,10 +172,13 @@ class StrayParams:
     # (geometry: a 6's farthest pips are 0.7 apart)
     face: float = 0.5  # ...and a group is a missed die when the classifier sees a face there
     # this probably (calibrated)
-    most: int = 4  # at most this many groups are shown to the classifier (cost)
+    most: int = 4  # at most this many groups of each kind are shown to the classifier (cost)
     own_margin: float = 0.2  # a pip the learned finder marks this close to a read die's face
     # (face sides) is its own (geometry: a pip's place is 0.2-0.3 inside the face edge, and a
     # face found whole may run a little short)
+    learned_face: float = 0.9  # ...and its group is a missed die when the classifier sees a
+    # face there this probably (chosen on the development photos: a missed die touching a
+    # read one 1.0, the read dice's own sides 0.51-0.74, skovy)
     learned_area: int = 3  # ...and counts from this many map pixels (40 a box side: a pip of
     # 0.05 box sides, the least PIP_SIZE of tools/train_pip_net.py)
 

@@ -79,9 +79,10 @@ def _missed_die(
 ) -> tuple[float, float] | None:
     """Where stray pips (strays.py) show what the face classifier takes for a die face, in a
     single photo: a die the finder missed. None when there is none."""
-    boxes = missed_dice(frame, verdicts, params)
-    for (x, y, _), guess in zip(boxes, guess_faces(frame, boxes), strict=True):
-        if guess.p_face >= params.strays.face:
+    found = missed_dice(frame, verdicts, params)
+    boxes = [(x, y, side) for x, y, side, _ in found]
+    for (x, y, _, sure), guess in zip(found, guess_faces(frame, boxes), strict=True):
+        if guess.p_face >= sure:
             return x, y
     return None
 

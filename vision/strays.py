@@ -17,7 +17,7 @@ side's: `learned_strays` runs it on every die read, and a pip it marks outside t
 and every other die's is a stray too.
 
 Contract: `stray_pips(frame, verdicts, p) -> list[(x, y)]` and `learned_strays(...)` in frame
-pixels; `missed_dice(...) -> list[(x, y, side)]`; pure but for the model loaded once.
+pixels; `missed_dice(...) -> list[(x, y, side, p_face needed)]`; pure but for the model loaded once.
 """
 
 from __future__ import annotations
@@ -122,23 +122,36 @@ def learned_strays(
 
 def missed_dice(
     frame: np.ndarray, verdicts: Sequence[DieVerdict], p: Params = PARAMS
-) -> list[tuple[float, float, float]]:
-    """Boxes (centre x, centre y, die side) where groups of stray pips may be a missed die."""
-    strays = stray_pips(frame, verdicts, p) + learned_strays(frame, verdicts, p)
+) -> list[tuple[float, float, float, float]]:
+    """Boxes (centre x, centre y, die side) where groups of stray pips may be a missed die,
+    each with the classifier's probability of a face that makes it one: the groups of
+    stray_pips (`strays.face`), then those of learned_strays (`strays.learned_face`: the pip
+    finder marks a side face's pips now and then, and a side seen in perspective is a face to
+    the classifier about as often), at most `strays.most` of each. The two are grouped apart:
+    a spot one of them alone sees would move the other's group off the face it found."""
     read = [v for v in verdicts if v.die is not None]
-    if not strays or not read:
+    if not read:
         return []
     face = float(np.median([v.die.size for v in read]))
     side = float(np.median([v.candidate.size for v in read]))
+    boxes = []
+    for strays, sure in (
+        (stray_pips(frame, verdicts, p), p.strays.face),
+        (learned_strays(frame, verdicts, p), p.strays.learned_face),
+    ):
+        centres = _grouped(strays, p.strays.group * face)[: p.strays.most]
+        boxes += [(x, y, side, sure) for x, y in centres]
+    return boxes
+
+
+def _grouped(strays: list[tuple[float, float]], reach: float) -> list[tuple[float, float]]:
+    """The centres of the groups of points closer than `reach`, the largest first."""
     groups: list[list[tuple[float, float]]] = []
     for point in strays:
         near = [
-            g
-            for g in groups
-            if any(np.hypot(point[0] - x, point[1] - y) < p.strays.group * face for x, y in g)
+            g for g in groups if any(np.hypot(point[0] - x, point[1] - y) < reach for x, y in g)
         ]
         merged = [point] + [q for g in near for q in g]
         groups = [g for g in groups if all(g is not n for n in near)] + [merged]
     groups.sort(key=len, reverse=True)  # the likeliest faces first: most pips
-    centres = [tuple(np.mean(g, axis=0)) for g in groups]
-    return [(float(x), float(y), side) for x, y in centres[: p.strays.most]]
+    return [(float(np.mean(g, axis=0)[0]), float(np.mean(g, axis=0)[1])) for g in groups]

@@ -67,7 +67,7 @@ def test_a_die_the_finder_missed_is_seen_by_its_pips():
     rest = [v for v in verdicts if v is not dropped]
     boxes = missed_dice(frame, rest, PARAMS)
     (x, y), side = dropped.die.center, dropped.die.size
-    assert any(np.hypot(bx - x, by - y) < 0.5 * side for bx, by, _ in boxes)
+    assert any(np.hypot(bx - x, by - y) < 0.5 * side for bx, by, _, _ in boxes)
 
 
 @needs_photos
