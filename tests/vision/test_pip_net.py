@@ -13,7 +13,8 @@ from tests.vision.synth import PIPS, STYLES, DrawnDie, scene
 from vision.face import read_pips
 from vision.params import PARAMS
 from vision.pip_net import INPUT, PX, PipNet, die_patch
-from vision.reading import Die
+from vision.reader import read_roll
+from vision.reading import Die, RerollReason
 from vision.strays import learned_strays
 from vision.top_face import Face
 from vision.types import Candidate, DieVerdict, FaceGuess, PipReading
@@ -115,3 +116,16 @@ def test_learned_strays_are_the_pips_of_a_touching_die_not_found(style):
     assert strays, "no stray pip found"
     for x, y in strays:  # all of them the missed die's
         assert np.hypot(x - missed.centre[0], y - missed.centre[1]) < 0.6 * side
+
+
+def test_learned_strays_do_not_pull_a_missed_die_off_its_face():
+    """matteop65 valid_56.jpg turned a quarter: the finder misses a die seen edge-on, whose
+    pips the colour strays find; the pip finder marks a pip on a read die's side nearby.
+    Grouped together, their centre lies between the two and is no face; grouped apart, the
+    missed die is seen and the photo is refused rather than answered one die short."""
+    path = DEFAULT_DATA / "matteop65-webcam-oblique/images/valid/valid_56.jpg"
+    if not path.exists():
+        pytest.skip(f"photo not found: {path}")
+    frame = cv2.rotate(cv2.imread(str(path)), cv2.ROTATE_90_CLOCKWISE)
+    roll = read_roll(frame, expect=None)
+    assert roll.reason is RerollReason.WRONG_COUNT, (roll.reason, roll.detail)
