@@ -8,7 +8,8 @@ holds: the pips of one size at the spacing of a die, square with the face edges,
 on all nine pip places of the fitted face pips where the layout has them and plain face
 elsewhere (a 3 with a faint middle pip is not a 2), and no pip-like spot off those places near
 the face's middle (a layout fitted to some of the pips leaves one out). Where the face found
-fails, other framings of it are tried, then each colour axis (_reframed). Otherwise the
+fails, other framings of it are tried, then each colour axis, then the learned pip finder's
+map (pip_net.py) in place of the colour distance, for faces of 2-6 (_reframed). Otherwise the
 reason, in the reroll reasons' words: a leaning die (`cocked`), glare hiding a pip place
 (`glare`), a blurred face (`blur`), pips that fit no face (`unreadable`). This reader knows
 nothing of the classifier: the two readings are independent, and judge.py asks them to agree.
@@ -177,8 +178,10 @@ def _reframed(
     the finder marked the die, and where the pips seen in the whole box lay out a face
     (laid_out: centre and turn from the pips themselves); turned as the face found, or as the
     pips. Then along each colour axis (pips.find_spots: a marbled face varies along other axes
-    than its pips), on the face found and on those framings. Each reading must pass every
-    check of fit_pips; the first that does is taken, else the face found stands."""
+    than its pips), on the face found and on those framings. Last, on the face found and the
+    framings, split from the learned pip map (pips.learned_patch), a face of at least
+    `learned_least` pips. Each reading must pass every check of fit_pips; the first that
+    does is taken, else the face found stands."""
     framings = [(face.centre, face.angle), (candidate.centre, face.angle)]
     layout = laid_out(frame, candidate, p)
     if layout is not None:

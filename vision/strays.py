@@ -12,9 +12,9 @@ group's centre, the face's centre for a face seen whole, is where a missed die w
 from a shoe's pattern or a knot in the wood.
 
 A die the finder missed touching one it found has its pips within that die's reach, where
-they pass for its sides'. The learned pip finder (pip_net.py) marks top-face pips only, not a
+they pass for its sides'. The learned pip finder (pip_net.py) marks top-face pips and seldom a
 side's: `learned_strays` runs it on every die read, and a pip it marks outside that die's face
-and every other die's is a stray too.
+and every other die's is a stray too (its groups held to a surer face, missed_dice).
 
 Contract: `stray_pips(frame, verdicts, p) -> list[(x, y)]` and `learned_strays(...)` in frame
 pixels; `missed_dice(...) -> list[(x, y, side, p_face needed)]`; pure but for the model loaded once.
