@@ -36,9 +36,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.eval_photos import DEFAULT_DATA, load_labels, photo_sets, split  # noqa: E402
 from vision.dice_net import find_dice  # noqa: E402
-from vision.face import _tilt, box_outline, fit_pips, places  # noqa: E402
+from vision.face import _tilt, box_outline, fit_pips, places, searches  # noqa: E402
 from vision.faces import fit_face  # noqa: E402
-from vision.layout import laid_out  # noqa: E402
 from vision.params import PARAMS, PipParams  # noqa: E402
 from vision.pip_net import die_patch  # noqa: E402
 from vision.pips import face_patch_of, find_spots  # noqa: E402
@@ -80,18 +79,8 @@ def label_pips(frame, value: int, box, p: PipParams = PARAMS.pips):
     face = find_face(frame, outline, centre, size, 0.0, p)
     if face is None:
         return None
-    framings = [(face.centre, face.angle), (centre, face.angle)]
-    layout = laid_out(frame, candidate, p)
-    if layout is not None:
-        framings.append(layout)
-    boxed = [
-        replace(face, centre=c, angle=a, side=size / r, share=1 / r)
-        for r in p.face_of_box
-        for c, a in framings
-    ]
-    tries = [(face, -1)] + [(f, -1) for f in boxed]
-    for axis in p.pip_axes:
-        tries += [(face, int(axis))] + [(f, int(axis)) for f in boxed]
+    colour_only = replace(p, learned=False)  # the pips the map is to learn: not its own
+    tries = [(face, -1), *searches(frame, candidate, face, colour_only)]
     found = None
     for strict in (True, False):
         for f, axis in tries:

@@ -167,6 +167,29 @@ def box_outline(centre: tuple[float, float], side: float) -> np.ndarray:
     )
 
 
+def searches(
+    frame: np.ndarray, candidate: Candidate, face: Face, p: PipParams = PARAMS.pips
+) -> list[tuple[Face, int]]:
+    """Where and how _reframed seeks the pips again, in order: (face, axis), axis -1 for any
+    colour difference, 0..5 one colour axis (pips.find_spots), LEARNED the pip finder's map.
+    tools/pip_examples.py seeks the development dice's pips along the same searches."""
+    framings = [(face.centre, face.angle), (candidate.centre, face.angle)]
+    layout = laid_out(frame, candidate, p)
+    if layout is not None:
+        framings.append(layout)
+    boxed = [
+        replace(face, centre=centre, angle=angle, side=candidate.size / ratio, share=1 / ratio)
+        for ratio in p.face_of_box
+        for centre, angle in framings
+    ]
+    tries = [(again, -1) for again in boxed]
+    for axis in p.pip_axes:
+        tries += [(face, int(axis))] + [(again, int(axis)) for again in boxed]
+    if p.learned:
+        tries += [(again, LEARNED) for again in [face, *boxed]]
+    return tries
+
+
 def _reframed(
     frame: np.ndarray, candidate: Candidate, face: Face, spots: Spots, p: PipParams
 ) -> tuple[Face, Spots, FaceFit | None]:
@@ -182,23 +205,9 @@ def _reframed(
     framings, split from the learned pip map (pips.learned_patch), a face of at least
     `learned_least` pips. Each reading must pass every check of fit_pips; the first that
     does is taken, else the face found stands."""
-    framings = [(face.centre, face.angle), (candidate.centre, face.angle)]
-    layout = laid_out(frame, candidate, p)
-    if layout is not None:
-        framings.append(layout)
-    boxed = [
-        replace(face, centre=centre, angle=angle, side=candidate.size / ratio, share=1 / ratio)
-        for ratio in p.face_of_box
-        for centre, angle in framings
-    ]
-    tries = [(again, -1) for again in boxed]
-    for axis in p.pip_axes:
-        tries += [(face, int(axis))] + [(again, int(axis)) for again in boxed]
-    if p.learned:
-        tries += [(again, LEARNED) for again in [face, *boxed]]
     patches: dict[Face, FacePatch] = {}
     pip_map = None
-    for again, axis in tries:
+    for again, axis in searches(frame, candidate, face, p):
         if again not in patches:
             patches[again] = face_patch_of(frame, again, p)
         patch = patches[again]
