@@ -94,8 +94,7 @@ def places(
     else:
         a = _orient(fit, spots, fit.spacing * np.exp(1j * np.radians(fit.angle)))
     layout = set(layout_of(fit.value, fit.lines))
-    grid = [complex(gx * fit.lines, gy) for gx in (-1, 0, 1) for gy in (-1, 0, 1)]
-    return a, [(complex(*fit.centre) + a * g, g in layout) for g in grid]
+    return a, [(complex(*fit.centre) + a * g, g in layout) for g in _grid(fit.lines)]
 
 
 def _orient(fit: FaceFit, spots: Spots, a: complex) -> complex:
@@ -134,20 +133,43 @@ def _check_places(fit: FaceFit, spots: Spots, p: PipParams) -> tuple[FaceFit | N
 
 
 def glare_hides_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pips) -> bool:
-    """Could the glare on this face hide a pip? Yes unless the pips read a face and no place
-    where that face has no pip is glared: a highlight on the middle of a 5 leaves a clean 4,
-    one on the face between the pips hides nothing."""
+    """Could the glare on this face hide a pip? Yes unless the pips read a face and no face
+    with more pips is hidden by it: a face whose layout holds the pips read (in either quarter
+    turn) and whose other pips would all lie on glared places. A highlight on the middle of a
+    4 may hide a 5, one on the middle of a 2 a 3; one on a single corner of a 1 hides nothing
+    (a 3 has two opposite corners), a 6 hides nothing (no face has more pips), and a face
+    glared all over by a bright light hides only what its pips leave room for."""
     if spots.glare <= p.glared:
         return False
     if fit is None:
         return True
     a, nine = places(fit, spots, p)
     radius = _place_radius(fit, a, p)
-    return any(
-        spots.saturated_at(place.real, place.imag, radius, p.saturated) > p.glared_place
-        for place, has_pip in nine
+    glared = {
+        g
+        for g, (place, has_pip) in zip(_grid(fit.lines), nine, strict=True)
         if not has_pip
-    )
+        and spots.saturated_at(place.real, place.imag, radius, p.saturated) > p.glared_place
+    }
+    return any(extra <= glared for extra in hidden_faces(fit.value, fit.lines))
+
+
+def _grid(lines: float) -> list[complex]:
+    """The nine pip places in pip steps, in the order `places` gives them."""
+    return [complex(gx * lines, gy) for gx in (-1, 0, 1) for gy in (-1, 0, 1)]
+
+
+def hidden_faces(value: int, lines: float = 1.0) -> list[set[complex]]:
+    """The places (pip steps) a face of more pips than `value` adds to its layout, for every
+    such face that holds all of value's pips, in either quarter turn of its layout."""
+    own = set(layout_of(value, lines))
+    out = []
+    for more in range(value + 1, 7):
+        for turn in (1, 1j):
+            layout = {turn * z for z in layout_of(more)}
+            if own <= layout:
+                out.append(layout - own)
+    return out
 
 
 def confidence(fit: FaceFit, p: PipParams = PARAMS.pips) -> float:
