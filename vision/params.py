@@ -79,6 +79,9 @@ class PipParams:
     # learned pip finder's map too (pip_net.py; face.py)
     learned_split: float = 0.5  # ...a pixel is pip where the map says so this surely (chosen:
     # the map is a probability)
+    learned_apart: float = 0.11  # ...its peaks this far apart (face sides) are two pips where
+    # its spots run together (geometry: a die's pips lie at least 0.12 apart, even a 6 on a
+    # two by three grid)
     learned_least: int = 2  # ...and read there only as a face of this many pips or more: a
     # lone mark has no layout to vouch for it (on clutter the finder takes for a die, the map
     # marks a spot now and then: a 1 read there with the classifier's "no face" is `cocked`)

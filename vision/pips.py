@@ -204,15 +204,17 @@ def find_spots(
     hi = side - 1 - int(np.argmax(area.any(axis=0)[::-1]))
     for line in (labels[lo, :], labels[hi, :], labels[:, lo], labels[:, hi]):
         edge[line] = True
+    pieces = _pieces(stats, centroids)
+    if patch.learned:
+        pieces = _peaks_apart(split, labels, pieces, p)
     centres, diameters, cut = [], [], 0
-    for i in range(1, count):
-        _, _, w, h, n = stats[i]
+    for i, (w, h, n), middle in pieces:
         diameter = max(w, h) / p.face_px
         if not p.pip_min <= diameter <= p.pip_max:
             continue
         if not is_round(w, h, n):
             continue
-        centre = (centroids[i] - side / 2) / p.face_px
+        centre = (middle - side / 2) / p.face_px
         if edge[i]:
             cut += bool(np.abs(centre).max() <= 0.5)
             continue
@@ -232,6 +234,37 @@ def find_spots(
         face_px=p.face_px,
         cut=cut,
     )
+
+
+Piece = tuple[int, tuple[int, int, int], np.ndarray]  # component, (w, h, pixels), centre
+
+
+def _pieces(stats: np.ndarray, centroids: np.ndarray) -> list[Piece]:
+    """Each connected spot (but the background) as one piece."""
+    return [(i, (int(w), int(h), int(n)), centroids[i]) for i, (_, _, w, h, n) in
+            enumerate(stats) if i]  # fmt: skip
+
+
+def _peaks_apart(
+    split: np.ndarray, labels: np.ndarray, pieces: list[Piece], p: PipParams
+) -> list[Piece]:
+    """The learned map's spots, each split at its peaks: the map of a small die's face runs
+    neighbouring pips together, but keeps a peak on each (as the die finder's heat does on each
+    die). A spot with k peaks at least `learned_apart` apart is k pips of its area over k
+    (a die's pips are of one size), centred on the peaks."""
+    k = max(3, round(p.learned_apart * p.face_px) | 1)
+    top = (split >= cv2.dilate(split, _ellipse(k))) & (labels > 0)
+    count, marks, _, middles = cv2.connectedComponentsWithStats(top.astype(np.uint8), 8, cv2.CV_32S)
+    owner = [int(labels[marks == j][0]) for j in range(1, count)]
+    out = []
+    for i, (w, h, n), centre in pieces:
+        peaks = [middles[j + 1] for j, o in enumerate(owner) if o == i]
+        if len(peaks) <= 1:
+            out.append((i, (w, h, n), centre))
+            continue
+        each = max(1, round(2 * np.sqrt(n / len(peaks) / np.pi)))
+        out += [(i, (each, each, max(1, n // len(peaks))), peak) for peak in peaks]
+    return out
 
 
 def _edge_width(grey: np.ndarray, area: np.ndarray) -> float:
