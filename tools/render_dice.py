@@ -63,12 +63,14 @@ SURFACES = ("wood", "carpet", "fabric", "felt", "leather", "paper", "lightbox")
 
 @dataclass(frozen=True, slots=True)
 class RenderedDie:
-    """One die of a scene: its top value (0 when cocked), its box centre and size in pixels."""
+    """One die of a scene: its top value (0 when cocked), its box centre and size in pixels,
+    and where its top face's pips were drawn (centre and radius in pixels; none when cocked)."""
 
     value: int
     centre: tuple[float, float]
     size: float
     flat: bool
+    pips: tuple[tuple[float, float, float], ...] = ()  # top-face pips of a flat die (x, y, r)
 
 
 def _noise(rng, h: int, w: int, cell: float) -> np.ndarray:
@@ -277,8 +279,11 @@ def random_look(rng) -> Look:
     )
 
 
-def face_texture(value: int, look: Look, n: int, rng) -> tuple[np.ndarray, np.ndarray]:
-    """(colour float32 n x n x 3, alpha n x n) of one face: rounded square, drilled pips."""
+def face_texture(
+    value: int, look: Look, n: int, rng
+) -> tuple[np.ndarray, np.ndarray, list[tuple[float, float, float]]]:
+    """(colour float32 n x n x 3, alpha n x n, pips) of one face: rounded square, drilled
+    pips; pips: each pip's centre and radius in texture pixels."""
     yy, xx = (np.mgrid[0:n, 0:n].astype(np.float32) + 0.5) / n - 0.5  # face units, -0.5..0.5
     body = _tint(np.ones((n, n), np.float32), look.body)
     if look.marbled is not None:
@@ -295,14 +300,16 @@ def face_texture(value: int, look: Look, n: int, rng) -> tuple[np.ndarray, np.nd
     colour = body * (0.72 + 0.28 * bevel)[:, :, None]
     grid = 0.27 + rng.uniform(-0.03, 0.03)
     radius = look.pip_radius * (1.6 if value == 1 and look.big_one else 1.0)
+    drilled = []
     for gx, gy in PIPS[value]:
         px, py = gx * grid, gy * grid
+        drilled.append(((px + 0.5) * n, (py + 0.5) * n, radius * n))
         d = np.hypot(xx - px, yy - py) / radius
         well = np.clip((1 - d) * radius * n + 0.5, 0, 1)
         depth = 0.55 + 0.45 * np.clip(((xx - px) + (yy - py)) / radius, -1, 1)  # lit rim
         pip = _tint(np.ones_like(d), look.pip) * (0.75 + 0.25 * depth)[:, :, None]
         colour = colour * (1 - well[:, :, None]) + pip * well[:, :, None]
-    return colour, alpha
+    return colour, alpha, drilled
 
 
 def _poly_mask(shape, points: np.ndarray) -> np.ndarray:
@@ -324,9 +331,10 @@ def draw_die(
     cock: float,
     rng,
     shadow_only: bool = False,
-) -> tuple[float, float, float]:
+) -> tuple[tuple[float, float, float], list[tuple[float, float, float]]]:
     """Draw one die into `image` (float BGR) and its shadow into `shadow`; returns its box
-    (centre x, centre y, size)."""
+    (centre x, centre y, size) and, unless it is cocked, its top face's pips (x, y, radius
+    in image pixels: the radius of a disc of the drawn pip's area)."""
     rot = _rotation(np.array([0, 0, 1.0]), yaw)
     if cock:
         rot = _rotation(np.array([math.cos(yaw), math.sin(yaw), 0.0]), cock) @ rot
@@ -346,7 +354,7 @@ def draw_die(
     hull = cv2.convexHull(np.concatenate([ground, world[:, :2]]).astype(np.float32))[:, 0]
     if shadow_only:
         cv2.fillConvexPoly(shadow, np.round(hull * 4).astype(np.int32), 1.0, cv2.LINE_AA, 2)
-        return (0.0, 0.0, 0.0)
+        return (0.0, 0.0, 0.0), []
     outline = project(world)
     x0, y0 = outline.min(axis=0)
     x1, y1 = outline.max(axis=0)
@@ -354,7 +362,7 @@ def draw_die(
     bx0, by0 = max(int(x0) - 2, 0), max(int(y0) - 2, 0)
     bx1, by1 = min(int(x1) + 3, w), min(int(y1) + 3, h)
     if bx1 <= bx0 or by1 <= by0:
-        return ((x0 + x1) / 2, (y0 + y1) / 2, math.sqrt((x1 - x0) * (y1 - y0)))
+        return ((x0 + x1) / 2, (y0 + y1) / 2, math.sqrt((x1 - x0) * (y1 - y0))), []
     roi = image[by0:by1, bx0:bx1]
     offset = np.array([bx0, by0], np.float32)
     # the die's outline in a darker edge colour (the rounded edges between faces)
@@ -366,6 +374,7 @@ def draw_die(
     roi *= keep[:, :, None]
     roi += (edge * (1 - look.translucent))[:, :, None] * edge_colour
     values = _face_values(top, rng)
+    top_pips: list[tuple[float, float, float]] = []
     n = int(np.clip(side * 1.5, 24, 192))
     for (axis, sign), value in values.items():
         normal = np.zeros(3)
@@ -383,7 +392,9 @@ def draw_die(
         dst = (project(quad_world) - offset).astype(np.float32)
         src = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
         matrix = cv2.getPerspectiveTransform(src, dst)
-        colour, alpha = face_texture(value, look, n, rng)
+        colour, alpha, drilled = face_texture(value, look, n, rng)
+        if axis == 2 and sign == 1 and not cock:
+            top_pips = _projected(drilled, matrix, offset)
         lit = 0.35 + 0.65 * max(0.0, float(normal_world @ light))
         size = (roi.shape[1], roi.shape[0])
         warped = cv2.warpPerspective(colour * lit, matrix, size, flags=cv2.INTER_AREA)
@@ -404,7 +415,23 @@ def draw_die(
             )
             glint = cv2.GaussianBlur(glint, (0, 0), max(0.5, side * 0.04)) * a
             roi += glint[:, :, None] * rng.uniform(0.3, 1.0)
-    return ((x0 + x1) / 2, (y0 + y1) / 2, math.sqrt((x1 - x0) * (y1 - y0)))
+    return ((x0 + x1) / 2, (y0 + y1) / 2, math.sqrt((x1 - x0) * (y1 - y0))), top_pips
+
+
+def _projected(
+    drilled: list[tuple[float, float, float]], matrix: np.ndarray, offset: np.ndarray
+) -> list[tuple[float, float, float]]:
+    """Pips (x, y, radius) in texture pixels -> image pixels through the face's perspective
+    `matrix` (texture -> roi) and the roi's `offset`: the centre, and the radius of a disc of
+    the projected pip's area (a pip seen aslant is an ellipse)."""
+    out = []
+    for x, y, r in drilled:
+        points = np.array([[[x, y], [x + r, y], [x, y + r]]], np.float32)
+        c, a, b = cv2.perspectiveTransform(points, matrix)[0]
+        (ux, uy), (vx, vy) = a - c, b - c
+        area = abs(float(ux * vy - uy * vx))
+        out.append((float(c[0] + offset[0]), float(c[1] + offset[1]), math.sqrt(area)))
+    return out
 
 
 def lighting(rng, h: int, w: int) -> np.ndarray:
@@ -502,11 +529,11 @@ def render_scene(
     contact = cv2.GaussianBlur(contact, (0, 0), max(0.5, side * 0.12))
     image *= (1 - shadow_strength * np.clip(layer, 0, 1) - 0.3 * contact)[:, :, None]
     for x, y, s, view, cock, top, yaw in drawn:
-        bx, by, bs = draw_die(
+        (bx, by, bs), pips = draw_die(
             image, np.zeros((1, 1), np.float32), (x, y), s, yaw, top, look, view, light, cock, rng
         )
         if -0.1 * bs < bx < width + 0.1 * bs and -0.1 * bs < by < height + 0.1 * bs:
-            dice.append(RenderedDie(0 if cock else top, (bx, by), bs, not cock))
+            dice.append(RenderedDie(0 if cock else top, (bx, by), bs, not cock, tuple(pips)))
     image *= lighting(rng, height, width)
     return camera(image, rng), dice
 
@@ -566,7 +593,7 @@ def write_cache(path: Path, count: int, seed: int) -> None:
     """Scenes as JPEG bytes and their dice, for the training scripts to share."""
     out = []
     for image, dice in scenes(count, seed):
-        rows = [(d.value, d.centre, d.size, d.flat) for d in dice]
+        rows = [(d.value, d.centre, d.size, d.flat, d.pips) for d in dice]
         out.append((cv2.imencode(".png", image)[1].tobytes(), rows))
     with open(path, "wb") as handle:
         pickle.dump(out, handle)
