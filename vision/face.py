@@ -22,9 +22,9 @@ from dataclasses import replace
 import numpy as np
 
 from vision.faces import SIX_LINES, FaceFit, fit_face, layout_of
-from vision.layout import laid_out
+from vision.layout import laid_out, lay_out, map_spots
 from vision.params import PARAMS, PipParams
-from vision.pip_net import PipNet
+from vision.pip_net import PipMap, PipNet
 from vision.pips import FacePatch, Spots, face_patch_of, find_spots, learned_patch
 from vision.reading import RerollReason
 from vision.top_face import Face, find_face
@@ -199,17 +199,24 @@ def searches(
     layout = laid_out(frame, candidate, p)
     if layout is not None:
         framings.append(layout)
-    boxed = [
-        replace(face, centre=centre, angle=angle, side=candidate.size / ratio, share=1 / ratio)
-        for ratio in p.face_of_box
-        for centre, angle in framings
-    ]
+    boxed = _boxed(face, candidate, framings, p)
     tries = [(again, -1) for again in boxed]
     for axis in p.pip_axes:
         tries += [(face, int(axis))] + [(again, int(axis)) for again in boxed]
     if p.learned:
         tries += [(again, LEARNED) for again in [face, *boxed]]
     return tries
+
+
+def _boxed(
+    face: Face, candidate: Candidate, framings: list[tuple[tuple[float, float], float]], p
+) -> list[Face]:
+    """Faces of the sizes the die's box implies (`face_of_box`), at each (centre, turn)."""
+    return [
+        replace(face, centre=centre, angle=angle, side=candidate.size / ratio, share=1 / ratio)
+        for ratio in p.face_of_box
+        for centre, angle in framings
+    ]
 
 
 def _reframed(
@@ -225,22 +232,38 @@ def _reframed(
     pips. Then along each colour axis (pips.find_spots: a marbled face varies along other axes
     than its pips), on the face found and on those framings. Last, on the face found and the
     framings, split from the learned pip map (pips.learned_patch), a face of at least
-    `learned_least` pips. Each reading must pass every check of fit_pips; the first that
-    does is taken, else the face found stands."""
+    `learned_least` pips; then on faces framed where the map's own marks lay out a face
+    (layout.map_spots), as the colour's face and spots may be turned or off where the map's
+    are not. Each reading must pass every check of fit_pips; the first that does is taken,
+    else the face found stands."""
     patches: dict[Face, FacePatch] = {}
-    pip_map = None
-    for again, axis in searches(frame, candidate, face, p):
+    maps: list[PipMap] = []
+
+    def learned(patch: FacePatch) -> FacePatch:
+        if not maps:
+            maps.append(PipNet.load().pip_map(frame, candidate.centre, candidate.size))
+        return learned_patch(patch, maps[0])
+
+    def attempt(again: Face, axis: int) -> tuple[Spots, FaceFit | None]:
         if again not in patches:
             patches[again] = face_patch_of(frame, again, p)
-        patch = patches[again]
-        if axis == LEARNED:
-            if pip_map is None:
-                pip_map = PipNet.load().pip_map(frame, candidate.centre, candidate.size)
-            patch = learned_patch(patch, pip_map)
+        patch = learned(patches[again]) if axis == LEARNED else patches[again]
         found = find_spots(frame, again, p, axis, patch)
         fit, _ = fit_pips(found, p)
-        if fit is not None and (axis != LEARNED or fit.value >= p.learned_least):
+        if fit is not None and axis == LEARNED and fit.value < p.learned_least:
+            fit = None
+        return found, fit
+
+    for again, axis in searches(frame, candidate, face, p):
+        found, fit = attempt(again, axis)
+        if fit is not None:
             return again, found, fit
+    if maps:  # the map's own layout frames the face
+        layout = lay_out(*map_spots(maps[0], p), candidate, p)
+        for again in _boxed(face, candidate, [layout] if layout else [], p):
+            found, fit = attempt(again, LEARNED)
+            if fit is not None:
+                return again, found, fit
     return face, spots, None
 
 

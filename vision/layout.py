@@ -23,6 +23,7 @@ import numpy as np
 from vision.colour import lab_distance
 from vision.faces import FaceFit, fit_face
 from vision.params import PARAMS, PipParams
+from vision.pip_net import INPUT, PX, PipMap
 from vision.pips import is_round
 from vision.top_face import resample
 from vision.types import Candidate
@@ -78,7 +79,35 @@ def laid_out(
 ) -> tuple[tuple[float, float], float] | None:
     """The centre (frame px) and turn (degrees) of the face of 2..6 the pips in the box lay
     out, or None when no set of them does."""
-    centres, diameters = box_spots(frame, candidate, p)
+    return lay_out(*box_spots(frame, candidate, p), candidate, p)
+
+
+def map_spots(pip_map: PipMap, p: PipParams = PARAMS.pips) -> tuple[np.ndarray, np.ndarray]:
+    """The pips the learned pip finder marks around a candidate, as box_spots gives spots:
+    centres (n, 2) and diameters (n,) in box sides, box centre at 0, frame axes. Each mark
+    split at its peaks (about `learned_apart` apart) into pips of equal area, as the finder
+    runs neighbouring pips together on small dice."""
+    marks = (pip_map.p > p.learned_split).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    k = max(3, round(p.learned_apart * PX) | 1)
+    top = (pip_map.p >= cv2.dilate(pip_map.p, np.ones((k, k), np.uint8))) & (labels > 0)
+    peaks, _, _, middles = cv2.connectedComponentsWithStats(top.astype(np.uint8), 8, cv2.CV_32S)
+    owner = [int(labels[round(y), round(x)]) for x, y in middles[1:peaks]]
+    shared = np.bincount(owner, minlength=count)
+    centres, diameters = [], []
+    for (x, y), i in zip(middles[1:peaks], owner, strict=True):
+        centre = (np.array([x, y]) - INPUT / 2) / PX
+        if i and np.abs(centre).max() < 0.5:
+            centres.append(centre)
+            diameters.append(2 * np.sqrt(stats[i, 4] / shared[i] / np.pi) / PX)
+    return np.array(centres, float).reshape(-1, 2), np.array(diameters, float)
+
+
+def lay_out(
+    centres: np.ndarray, diameters: np.ndarray, candidate: Candidate, p: PipParams = PARAMS.pips
+) -> tuple[tuple[float, float], float] | None:
+    """The centre (frame px) and turn (degrees) of the face of 2..6 that spots in the box
+    (box_spots' or map_spots') lay out, or None when no set of them does."""
     if len(centres) < 2:
         return None
     order = np.argsort(np.hypot(*centres.T))[: p.laid_out_spots]  # nearest the box's middle

@@ -11,8 +11,10 @@ import pytest
 from benchmarks.eval_photos import DEFAULT_DATA, load_labels, split
 from tests.vision.synth import PIPS, STYLES, DrawnDie, scene
 from vision.face import read_pips
+from vision.faces import LAYOUTS
+from vision.layout import lay_out, map_spots
 from vision.params import PARAMS
-from vision.pip_net import INPUT, PX, PipNet, die_patch
+from vision.pip_net import INPUT, PX, PipMap, PipNet, die_patch
 from vision.reader import read_roll
 from vision.reading import Die, RerollReason
 from vision.strays import learned_strays
@@ -129,3 +131,42 @@ def test_learned_strays_do_not_pull_a_missed_die_off_its_face():
     frame = cv2.rotate(cv2.imread(str(path)), cv2.ROTATE_90_CLOCKWISE)
     roll = read_roll(frame, expect=None)
     assert roll.reason is RerollReason.WRONG_COUNT, (roll.reason, roll.detail)
+
+
+def _drawn_map(points: list[complex], sigma: float) -> PipMap:
+    """A pip map with a Gaussian mark at each point (box sides about its centre), the marks
+    added and the map scaled to a peak of 1."""
+    yy, xx = np.mgrid[0:INPUT, 0:INPUT].astype(np.float32)
+    p = np.zeros((INPUT, INPUT), np.float32)
+    for z in points:
+        x, y = INPUT / 2 + PX * z.real, INPUT / 2 + PX * z.imag
+        p += np.exp(-((xx - x) ** 2 + (yy - y) ** 2) / (2 * sigma**2))
+    return PipMap(p / p.max(), np.eye(2, 3))
+
+
+def test_map_spots_split_marks_run_together_at_their_peaks():
+    """A small die's 6, its pips in each line run together into one long mark: one pip per
+    peak, of one size."""
+    a = 0.2 * np.exp(1j * np.radians(20))
+    six = [a * z for z in LAYOUTS[6]]
+    pip_map = _drawn_map(six, sigma=0.07 * PX)
+    marks = cv2.connectedComponents((pip_map.p > PARAMS.pips.learned_split).astype(np.uint8))[0]
+    assert marks - 1 < 6  # the marks did run together
+    centres, diameters = map_spots(pip_map)
+    assert len(centres) == 6
+    found = centres[:, 0] + 1j * centres[:, 1]
+    assert max(min(abs(found - z)) for z in six) < 0.03
+    assert diameters.max() < PARAMS.pips.pip_ratio * diameters.min()
+
+
+def test_the_maps_own_layout_frames_the_face():
+    """The marks of a 5 turned 30 degrees, off the box's middle, lay out its face: centre
+    and turn, in frame pixels (a box of 50 px at (100, 80))."""
+    a, middle = 0.22 * np.exp(1j * np.radians(30)), 0.08 - 0.05j
+    pip_map = _drawn_map([middle + a * z for z in LAYOUTS[5]], sigma=0.04 * PX)
+    candidate = Candidate((100.0, 80.0), 50.0, 1.0)
+    framed = lay_out(*map_spots(pip_map), candidate)
+    assert framed is not None
+    (x, y), angle = framed
+    assert abs(x - (100 + 50 * middle.real)) < 1.5 and abs(y - (80 + 50 * middle.imag)) < 1.5
+    assert min(abs(angle - 30) % 90, 90 - abs(angle - 30) % 90) < 3
