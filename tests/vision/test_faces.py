@@ -6,6 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vision.face import hidden_faces
 from vision.faces import LAYOUTS, fit_face
 
 
@@ -63,3 +64,22 @@ def test_a_six_on_an_even_grid_fits_its_own_design_only():
 def test_no_pips_or_too_many_has_no_face():
     assert fit_face(np.zeros((0, 2))) is None
     assert fit_face(np.zeros((7, 2))) is None
+
+
+def test_the_faces_glare_could_hide_hold_the_pips_read():
+    """What a glared face may hide (face.hidden_faces): the places a face with more pips adds
+    to the layout read. A 6 hides nothing; a 5 nothing either (no face adds pips to a 5); a 4
+    may hide a 5 (its middle) or a 6 (two middle sides, either way round); a 1 a 3 (two
+    opposite corners, either diagonal) or a 5 (all four)."""
+
+    def unique(value):
+        return {frozenset(extra) for extra in hidden_faces(value)}
+
+    assert unique(6) == set() and unique(5) == set()
+    assert unique(4) == {frozenset({0j}), frozenset({1 + 0j, -1 + 0j}), frozenset({1j, -1j})}
+    corners = [frozenset({-1 - 1j, 1 + 1j}), frozenset({1 - 1j, -1 + 1j})]
+    assert unique(1) == {*corners, corners[0] | corners[1]}
+    for value in range(1, 6):
+        for extra in hidden_faces(value):
+            assert not extra & set(LAYOUTS[value])  # only places the face read leaves empty
+            assert len(extra) + value in LAYOUTS
