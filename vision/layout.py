@@ -24,7 +24,7 @@ from vision.colour import lab_distance
 from vision.faces import FaceFit, fit_face
 from vision.params import PARAMS, PipParams
 from vision.pip_net import INPUT, PX, PipMap
-from vision.pips import is_round
+from vision.pips import is_round, peaks_on
 from vision.top_face import resample
 from vision.types import Candidate
 
@@ -89,15 +89,12 @@ def map_spots(pip_map: PipMap, p: PipParams = PARAMS.pips) -> tuple[np.ndarray, 
     runs neighbouring pips together on small dice."""
     marks = (pip_map.p > p.learned_split).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
-    k = max(3, round(p.learned_apart * PX) | 1)
-    top = (pip_map.p >= cv2.dilate(pip_map.p, np.ones((k, k), np.uint8))) & (labels > 0)
-    peaks, _, _, middles = cv2.connectedComponentsWithStats(top.astype(np.uint8), 8, cv2.CV_32S)
-    owner = [int(labels[round(y), round(x)]) for x, y in middles[1:peaks]]
-    shared = np.bincount(owner, minlength=count)
+    peaks = peaks_on(pip_map.p, labels, round(p.learned_apart * PX))
+    shared = np.bincount([i for i, _ in peaks], minlength=count)
     centres, diameters = [], []
-    for (x, y), i in zip(middles[1:peaks], owner, strict=True):
-        centre = (np.array([x, y]) - INPUT / 2) / PX
-        if i and np.abs(centre).max() < 0.5:
+    for i, peak in peaks:
+        centre = (peak - INPUT / 2) / PX
+        if np.abs(centre).max() < 0.5:
             centres.append(centre)
             diameters.append(2 * np.sqrt(stats[i, 4] / shared[i] / np.pi) / PX)
     return np.array(centres, float).reshape(-1, 2), np.array(diameters, float)

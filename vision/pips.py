@@ -241,8 +241,16 @@ Piece = tuple[int, tuple[int, int, int], np.ndarray]  # component, (w, h, pixels
 
 def _pieces(stats: np.ndarray, centroids: np.ndarray) -> list[Piece]:
     """Each connected spot (but the background) as one piece."""
-    return [(i, (int(w), int(h), int(n)), centroids[i]) for i, (_, _, w, h, n) in
-            enumerate(stats) if i]  # fmt: skip
+    return [(i, (int(s[2]), int(s[3]), int(s[4])), centroids[i]) for i, s in enumerate(stats) if i]
+
+
+def peaks_on(values: np.ndarray, labels: np.ndarray, window: int) -> list[tuple[int, np.ndarray]]:
+    """The local maxima of `values` (float32) over `window` px on the spots of `labels`
+    (connected components, 0 the background): the spot each lies on and its centre (x, y), one
+    per plateau."""
+    top = (values >= cv2.dilate(values, _ellipse(window))) & (labels > 0)
+    count, marks, _, middles = cv2.connectedComponentsWithStats(top.astype(np.uint8), 8, cv2.CV_32S)
+    return [(int(labels[marks == j][0]), middles[j]) for j in range(1, count)]
 
 
 def _peaks_apart(
@@ -252,18 +260,15 @@ def _peaks_apart(
     neighbouring pips together, but keeps a peak on each (as the die finder's heat does on each
     die). A spot with k peaks at least `learned_apart` apart is k pips of its area over k
     (a die's pips are of one size), centred on the peaks."""
-    k = max(3, round(p.learned_apart * p.face_px) | 1)
-    top = (split >= cv2.dilate(split, _ellipse(k))) & (labels > 0)
-    count, marks, _, middles = cv2.connectedComponentsWithStats(top.astype(np.uint8), 8, cv2.CV_32S)
-    owner = [int(labels[marks == j][0]) for j in range(1, count)]
+    peaks = peaks_on(split, labels, round(p.learned_apart * p.face_px))
     out = []
     for i, (w, h, n), centre in pieces:
-        peaks = [middles[j + 1] for j, o in enumerate(owner) if o == i]
-        if len(peaks) <= 1:
+        on = [peak for owner, peak in peaks if owner == i]
+        if len(on) <= 1:
             out.append((i, (w, h, n), centre))
             continue
-        each = max(1, round(2 * np.sqrt(n / len(peaks) / np.pi)))
-        out += [(i, (each, each, max(1, n // len(peaks))), peak) for peak in peaks]
+        each = max(1, round(2 * np.sqrt(n / len(on) / np.pi)))
+        out += [(i, (each, each, max(1, n // len(on))), peak) for peak in on]
     return out
 
 
