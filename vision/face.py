@@ -21,7 +21,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.faces import SIX_LINES, FaceFit, fit_face, layout_of
+from vision.faces import SIX_LINES, FaceFit, fit_face, grid, hidden_faces, layout_of
 from vision.layout import laid_out, lay_out, map_spots
 from vision.params import PARAMS, PipParams
 from vision.pip_net import PipMap, PipNet
@@ -94,7 +94,7 @@ def places(
     else:
         a = _orient(fit, spots, fit.spacing * np.exp(1j * np.radians(fit.angle)))
     layout = set(layout_of(fit.value, fit.lines))
-    return a, [(complex(*fit.centre) + a * g, g in layout) for g in _grid(fit.lines)]
+    return a, [(complex(*fit.centre) + a * g, g in layout) for g in grid(fit.lines)]
 
 
 def _orient(fit: FaceFit, spots: Spots, a: complex) -> complex:
@@ -147,29 +147,11 @@ def glare_hides_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pip
     radius = _place_radius(fit, a, p)
     glared = {
         g
-        for g, (place, has_pip) in zip(_grid(fit.lines), nine, strict=True)
+        for g, (place, has_pip) in zip(grid(fit.lines), nine, strict=True)
         if not has_pip
         and spots.saturated_at(place.real, place.imag, radius, p.saturated) > p.glared_place
     }
     return any(extra <= glared for extra in hidden_faces(fit.value, fit.lines))
-
-
-def _grid(lines: float) -> list[complex]:
-    """The nine pip places in pip steps, in the order `places` gives them."""
-    return [complex(gx * lines, gy) for gx in (-1, 0, 1) for gy in (-1, 0, 1)]
-
-
-def hidden_faces(value: int, lines: float = 1.0) -> list[set[complex]]:
-    """The places (pip steps) a face of more pips than `value` adds to its layout, for every
-    such face that holds all of value's pips, in either quarter turn of its layout."""
-    own = set(layout_of(value, lines))
-    out = []
-    for more in range(value + 1, 7):
-        for turn in (1, 1j):
-            layout = {turn * z for z in layout_of(more)}
-            if own <= layout:
-                out.append(layout - own)
-    return out
 
 
 def confidence(fit: FaceFit, p: PipParams = PARAMS.pips) -> float:

@@ -37,6 +37,25 @@ def layout_of(value: int, lines: float = 1.0) -> tuple[complex, ...]:
     return tuple(complex(z.real * lines, z.imag) for z in LAYOUTS[6])
 
 
+def grid(lines: float) -> list[complex]:
+    """The nine pip places of a face in pip steps (a 6's lines `lines` from its middle), in
+    the order face.places gives them."""
+    return [complex(gx * lines, gy) for gx in (-1, 0, 1) for gy in (-1, 0, 1)]
+
+
+def hidden_faces(value: int, lines: float = 1.0) -> list[set[complex]]:
+    """The places (pip steps) a face of more pips than `value` adds to its layout, for every
+    such face that holds all of value's pips, in either quarter turn of its layout."""
+    own = set(layout_of(value, lines))
+    out = []
+    for more in range(value + 1, 7):
+        for turn in (1, 1j):
+            layout = {turn * z for z in layout_of(more)}
+            if own <= layout:
+                out.append(layout - own)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class FaceFit:
     """The best fit of one face layout to a set of pips.

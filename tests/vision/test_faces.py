@@ -6,8 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.face import hidden_faces
-from vision.faces import LAYOUTS, fit_face
+from vision.faces import LAYOUTS, fit_face, hidden_faces
 
 
 def placed(value: int, angle: float, spacing: float, centre=(50.0, 40.0)) -> np.ndarray:
@@ -67,7 +66,7 @@ def test_no_pips_or_too_many_has_no_face():
 
 
 def test_the_faces_glare_could_hide_hold_the_pips_read():
-    """What a glared face may hide (face.hidden_faces): the places a face with more pips adds
+    """What a glared face may hide (faces.hidden_faces): the places a face with more pips adds
     to the layout read. A 6 hides nothing; a 5 nothing either (no face adds pips to a 5); a 4
     may hide a 5 (its middle) or a 6 (two middle sides, either way round); a 1 a 3 (two
     opposite corners, either diagonal) or a 5 (all four)."""
