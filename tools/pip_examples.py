@@ -48,7 +48,7 @@ from vision.types import Candidate  # noqa: E402
 CROP_PX = 48  # px per box side in the stored crop
 CROP_SPAN = 2.4  # box sides the stored crop covers (room to turn and shift it)
 RENDERS = 0  # rendered scenes beside the photos (400 give about as many crops as the photos;
-# the shipped model has none: with them it read 8 fewer development dice, docs/vision.md)
+# the shipped model has none: with them it read 7-8 fewer development dice, docs/vision.md)
 NEGATIVES = 6  # crops an image centred anywhere, 0.2-2 times its dice's median size: the
 # table, clutter, half dice, a pip of a die seen close (pips too large for the box are no pips)
 
