@@ -1,6 +1,6 @@
 """Choose the reader's tuned parameters on the development photos, for a stated operating point.
 
-    .venv/bin/python benchmarks/tune_reader.py [--set NAME ...] [--limit N] PARAM=V1,V2,... ...
+    .venv/bin/python benchmarks/tune_reader.py [--set NAME ...] [--limit N] [--errata] PARAM=V1,...
 
 PARAM is `stage.field` of vision.params.Params (e.g. `pips.outline=1.0,1.2`,
 `classify.sure=0.7,0.8,0.9`; a pair as `pips.spacing=0.15:0.31,0.17:0.31`). Every
@@ -67,6 +67,9 @@ def main() -> int:
     parser.add_argument("--set", action="append", help="only this set (repeatable)")
     parser.add_argument("--limit", type=int, default=0, help="at most N images a set")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument(
+        "--errata", action="store_true", help="apply benchmarks/label_errata.csv first"
+    )
     args = parser.parse_args()
     grid = {}
     for item in args.grid:
@@ -74,7 +77,7 @@ def main() -> int:
         grid[key] = [parse(v) for v in values.split(",")]
     frames = []
     for set_dir in photo_sets(args.data, args.set):
-        dev, _ = split(load_labels(set_dir))
+        dev, _ = split(load_labels(set_dir, errata=args.errata))
         items = list(dev.items())[: args.limit or None]
         frames += [(cv2.imread(str(path)), labels) for path, labels in items]
     print(f"{len(frames)} development images; " + ", ".join(grid))
