@@ -122,38 +122,15 @@ def examples(data: Path, names: list[str] | None, seed: int = 1):
                 (((x0 + x1) / 2, (y0 + y1) / 2), size, own is not None)
                 for (_, x0, y0, x1, y1), size, own in zip(labels, sizes, pips, strict=True)
             ]
-            h, w = frame.shape[:2]
-            typical = float(np.median(sizes))
-            for _ in range(NEGATIVES):  # anywhere, of any size a finder's mark may have
-                centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
-                views.append((centre, typical * float(np.exp(rng.uniform(-1.6, 0.7))), None))
+            views += _anywhere(rng, frame.shape, float(np.median(sizes)))
             for mark in find_dice(frame):  # what the finder takes for dice that no label is
                 x, y = mark.centre
                 if not any(x0 <= x <= x1 and y0 <= y <= y1 for _, x0, y0, x1, y1 in labels):
                     views.append((mark.centre, mark.size, None))
-            for centre, size, own in views:
-                crop, matrix = die_patch(frame, centre, size, CROP_PX, CROP_SPAN)
-                scale = matrix[0, 0]
-
-                def to_crop(x, y, matrix=matrix):
-                    return _to(matrix, x, y)
-
-                known, unknown = [], []
-                for (_, *other), theirs in zip(labels, pips, strict=True):
-                    if theirs is None:
-                        a = to_crop(other[0], other[1])
-                        b = to_crop(other[2], other[3])
-                        unknown.append((*a, *b))
-                    else:
-                        known += [(*to_crop(x, y), r * scale) for x, y, r in theirs]
-                yield {
-                    "set": set_dir.name,
-                    "image": path.name,
-                    "crop": crop,
-                    "pips": known,
-                    "unknown": unknown,
-                    "read": own,  # pips found (True), not (False), not a die (None)
-                }
+            known = [pip for theirs in pips if theirs is not None for pip in theirs]
+            found = zip(labels, pips, strict=True)
+            unknown = [box for (_, *box), theirs in found if theirs is None]
+            yield from _crops(frame, views, known, unknown, set_dir.name, path.name)
 
 
 def rendered(count: int, seed: int):
@@ -165,32 +142,43 @@ def rendered(count: int, seed: int):
 
     rng = np.random.default_rng(seed)
     for k, (image, dice) in enumerate(scenes(count, seed)):
-        h, w = image.shape[:2]
         typical = float(np.median([d.size for d in dice])) if dice else 40.0
         views = [(d.centre, d.size, bool(d.flat)) for d in dice]
-        for _ in range(NEGATIVES):
-            centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
-            views.append((centre, typical * float(np.exp(rng.uniform(-1.6, 0.7))), None))
-        for centre, size, own in views:
-            crop, matrix = die_patch(image, centre, size, CROP_PX, CROP_SPAN)
-            scale = matrix[0, 0]
-            known, unknown = [], []
-            for d in dice:
-                if d.flat:
-                    known += [(*_to(matrix, x, y), r * scale) for x, y, r in d.pips]
-                else:
-                    half = d.size / 2
-                    a = _to(matrix, d.centre[0] - half, d.centre[1] - half)
-                    b = _to(matrix, d.centre[0] + half, d.centre[1] + half)
-                    unknown.append((*a, *b))
-            yield {
-                "set": "rendered",
-                "image": f"scene-{k}",
-                "crop": crop,
-                "pips": known,
-                "unknown": unknown,
-                "read": own,
-            }
+        views += _anywhere(rng, image.shape, typical)
+        known = [pip for d in dice if d.flat for pip in d.pips]
+        unknown = [
+            (d.centre[0] - d.size / 2, d.centre[1] - d.size / 2,
+             d.centre[0] + d.size / 2, d.centre[1] + d.size / 2)
+            for d in dice if not d.flat
+        ]  # fmt: skip
+        yield from _crops(image, views, known, unknown, "rendered", f"scene-{k}")
+
+
+def _anywhere(rng: np.random.Generator, shape: tuple[int, ...], typical: float) -> list:
+    """NEGATIVES views (centre, size, None) anywhere in an image of `shape`, of any size a
+    finder's mark may have about dice `typical` px wide."""
+    h, w = shape[:2]
+    views = []
+    for _ in range(NEGATIVES):
+        centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
+        views.append((centre, typical * float(np.exp(rng.uniform(-1.6, 0.7))), None))
+    return views
+
+
+def _crops(frame, views, pips, unknown, set_name: str, image: str):
+    """One example a view (centre, size, read): the crop, every pip (frame x, y, radius) and
+    every box without known pips (frame x0, y0, x1, y1) in its pixels."""
+    for centre, size, own in views:
+        crop, matrix = die_patch(frame, centre, size, CROP_PX, CROP_SPAN)
+        scale = matrix[0, 0]
+        yield {
+            "set": set_name,
+            "image": image,
+            "crop": crop,
+            "pips": [(*_to(matrix, x, y), r * scale) for x, y, r in pips],
+            "unknown": [(*_to(matrix, x0, y0), *_to(matrix, x1, y1)) for x0, y0, x1, y1 in unknown],
+            "read": own,  # pips found (True), not (False), not a die (None)
+        }
 
 
 def _to(matrix: np.ndarray, x: float, y: float) -> tuple[float, float]:

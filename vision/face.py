@@ -191,7 +191,10 @@ def searches(
 
 
 def _boxed(
-    face: Face, candidate: Candidate, framings: list[tuple[tuple[float, float], float]], p
+    face: Face,
+    candidate: Candidate,
+    framings: list[tuple[tuple[float, float], float]],
+    p: PipParams,
 ) -> list[Face]:
     """Faces of the sizes the die's box implies (`face_of_box`), at each (centre, turn)."""
     return [
