@@ -193,7 +193,7 @@ class VisionWorker:
         try:
             roll = self.watcher.update(image, t)
             motion = str(getattr(self.watcher, "state", ""))
-        except ValueError as error:  # a garbage frame (vision.settle.FrameError): ask to rethrow
+        except ValueError as error:  # a garbage frame (vision.motion.FrameError): ask to rethrow
             if not self._bad_frame:
                 log.warning("unusable frame: %s", error)
                 self.events.put(RollRead(Roll((), RerollReason.BAD_FRAME, str(error)), t))

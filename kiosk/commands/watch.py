@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is for the answers
     from kiosk.app import build_watcher
     from kiosk.config import ConfigError, load_config
-    from vision.settle import FrameError
+    from vision.motion import FrameError
 
     try:
         config = load_config(args.config)

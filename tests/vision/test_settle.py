@@ -18,18 +18,10 @@ from hypothesis import strategies as st
 
 from hardware.sim.dice import PIPS
 from vision.calibration import Calibration
+from vision.motion import FrameError, changed_fraction, shrink
 from vision.reading import Die, RerollReason, Roll
-from vision.settle import (
-    FrameError,
-    RollVote,
-    SettleConfig,
-    SettleDetector,
-    SettleState,
-    ThrowWatcher,
-    changed_fraction,
-    same_dice,
-    shrink,
-)
+from vision.settle import SettleConfig, SettleDetector, SettleState, ThrowWatcher
+from vision.vote import RollVote, same_dice
 
 FPS = 30.0
 W, H = 640, 480

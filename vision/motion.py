@@ -1,0 +1,302 @@
+"""What changed between two frames of a camera that may shake: the change detection under
+settle.py.
+
+Contract: frames are grey (h, w) or BGR (h, w, 3) / BGRA (h, w, 4) uint8 arrays (`pixels`,
+else FrameError); `shrink` makes the small float32 work copy everything here compares;
+`changed_fraction(a, b, mask) -> float` is the share of the masked pixels that changed once
+the light is matched and the camera's own shift (and small turn or zoom) is undone. Pure
+functions, no state: the settle detector decides what the change means.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+class FrameError(ValueError):
+    """A frame that cannot be looked at: wrong type, shape, or not matching the calibration."""
+
+
+def pixels(frame: np.ndarray) -> np.ndarray:
+    """The frame as grey (h, w) or BGR (h, w, 3) uint8; raises FrameError for anything else
+    than a grey, BGR or BGRA uint8 image."""
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
+        raise FrameError("a frame must be a uint8 numpy array")
+    if frame.ndim == 2 and frame.size:
+        return frame
+    if frame.ndim == 3 and frame.shape[2] in (3, 4) and frame.shape[0] and frame.shape[1]:
+        return frame if frame.shape[2] == 3 else cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    raise FrameError(f"a frame must be (h, w), (h, w, 3) or (h, w, 4), not {frame.shape}")
+
+
+def work_size(shape: tuple[int, ...], work_width: int) -> tuple[int, int]:
+    """(width, height) of the small image for a frame of `shape`; never larger than the frame."""
+    h, w = shape[:2]
+    if w <= work_width:
+        return w, h
+    return work_width, max(1, round(h * work_width / w))
+
+
+def shrink(frame: np.ndarray, work_width: int) -> np.ndarray:
+    """A small float32 copy of the frame, averaged down (which also averages out noise). Colour
+    is kept: a red die on green felt can have the felt's brightness. A frame more than four
+    times the work width is first thinned to four times it by taking every n-th pixel: the
+    average of 16 pixels is quiet enough, and a colour area resize of a big frame is not cheap."""
+    image = pixels(frame)
+    width, height = work_size(image.shape, work_width)
+    if image.shape[1] > 4 * width:
+        image = cv2.resize(image, (4 * width, 4 * height), interpolation=cv2.INTER_NEAREST)
+    if image.shape[1] != width:
+        image = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+    return image.astype(np.float32)
+
+
+_MEAN_OF_CHANNELS = np.full((1, 3), 1 / 3, np.float32)
+
+
+def difference(a: np.ndarray, b: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """How much small images `a` and `b` differ, pixel by pixel (float32, 2-D): in grey levels,
+    or for colour images the mean over the three channels of the absolute difference (a change
+    of brightness counts as in grey; a change of hue at the same brightness counts too). Each
+    channel of `b` is first scaled so that its mean over the pixels `like` (uint8 mask)
+    matches `a`'s, so flicker, exposure and white-balance steps are not difference."""
+    gain = tuple(
+        mean_a / mean_b if mean_b > 1.0 else 1.0
+        for mean_a, mean_b in zip(cv2.mean(a, like), cv2.mean(b, like), strict=True)
+    )
+    result = cv2.absdiff(a, cv2.multiply(b, gain))
+    return cv2.transform(result, _MEAN_OF_CHANNELS) if a.ndim == 3 else result
+
+
+def _grey(image: np.ndarray) -> np.ndarray:
+    return image if image.ndim == 2 else cv2.transform(image, _MEAN_OF_CHANNELS)
+
+
+RIM = 0.12  # depth of the picture's edge (of its height) where only the camera moves
+
+
+def shift_between(a: np.ndarray, b: np.ndarray, limit: float) -> tuple[float, float]:
+    """The global shift (dx, dy, work pixels) that moves small image `b` onto `a`, by phase
+    correlation; (0, 0) when larger than `limit` (then it is not shake) or unsure.
+
+    OpenCV's sub-pixel peak falls short of a fraction-of-a-pixel shift (0.41 for 0.5), so it is
+    taken again on `b` moved by the shift so far, until what is left is negligible.
+    """
+    if limit <= 0 or min(a.shape[:2]) < 16:
+        return 0.0, 0.0
+    ga, gb = _grey(a), _grey(b)
+    dx = dy = 0.0
+    for _ in range(3):
+        moved = _move(gb, (dx, dy)) if dx or dy else gb
+        (rx, ry), response = cv2.phaseCorrelate(moved, ga)
+        if response < 0.2:
+            return 0.0, 0.0
+        dx, dy = dx + rx, dy + ry
+        if np.hypot(rx, ry) < 0.02:
+            break
+    if np.hypot(dx, dy) > limit:
+        return 0.0, 0.0
+    return float(dx), float(dy)
+
+
+def _rim_error(a: np.ndarray, b: np.ndarray, shift: np.ndarray | None) -> float:
+    """Mean absolute difference along the picture's edge, where only the camera moves (the
+    tray's wall and what lies around it), with `b` moved by `shift` first. Unthresholded: the
+    texture of a wall shows a shift of a tenth of a pixel that no pixel change would."""
+    h, w = a.shape[:2]
+    r = max(2, round(RIM * h))
+    ring = np.full((h, w), 255, np.uint8)
+    ring[r : h - r, r : w - r] = 0
+    ring[:2], ring[-2:], ring[:, :2], ring[:, -2:] = 0, 0, 0, 0  # what the shake brings in
+    moved = _move(b, shift) if shift is not None else b
+    return float(np.mean(cv2.mean(cv2.absdiff(a, moved), ring)[: 3 if a.ndim == 3 else 1]))
+
+
+def _places(changed: np.ndarray) -> int:
+    """How many places apart (more than a few work pixels) show change."""
+    near = cv2.dilate(changed, np.ones((5, 5), np.uint8))
+    return cv2.connectedComponents(near)[0] - 1
+
+
+def _move(image: np.ndarray, shift: tuple[float, float] | np.ndarray) -> np.ndarray:
+    """`image` moved by a shift (dx, dy) or a 2x3 affine map (refined_motion's)."""
+    move = shift if isinstance(shift, np.ndarray) else _shift_map(*shift)
+    size = (image.shape[1], image.shape[0])
+    return cv2.warpAffine(image, move, size, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _shift_map(dx: float, dy: float) -> np.ndarray:
+    return np.float32([[1, 0, dx], [0, 1, dy]])
+
+
+TURN = 0.01  # largest turn (radians, about half a degree) or scale step taken for a camera
+_ECC = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 10, 1e-3)  # cost: about 1 ms
+
+
+def refined_motion(
+    a: np.ndarray, b: np.ndarray, shift: tuple[float, float], limit: float
+) -> np.ndarray | None:
+    """The camera motion (2x3 affine map, work pixels) that moves small image `b` onto `a`,
+    refined from a global shift by the turn and scale a hand-held camera adds (ECC image
+    alignment started from the shift: a turn of a quarter degree moves the picture's corners
+    by half a work pixel, as much as the shake). None when it fails, moves nothing, or goes
+    past `TURN` or `limit`."""
+    if limit <= 0 or min(a.shape[:2]) < 16:
+        return None
+    inverse = _shift_map(-shift[0], -shift[1])  # ECC maps a's pixels into b
+    try:
+        _, inverse = cv2.findTransformECC(
+            _grey(a).astype(np.float32),
+            _grey(b).astype(np.float32),
+            inverse,
+            cv2.MOTION_AFFINE,
+            _ECC,
+            None,
+            1,
+        )
+    except cv2.error:
+        return None  # no convergence (a flat or changing picture)
+    forward = cv2.invertAffineTransform(inverse).astype(np.float32)
+    linear = forward[:, :2] - np.eye(2, dtype=np.float32)
+    if np.abs(linear).max() > TURN or np.hypot(*forward[:, 2]) > limit + 1:
+        return None
+    return forward if _reach(forward, a.shape) >= SHIFT_FLOOR else None
+
+
+def _reach(motion: np.ndarray, shape: tuple[int, ...]) -> float:
+    """How far (work pixels) a motion moves the picture's corners at most."""
+    h, w = shape[:2]
+    corners = np.float32([[0, 0, 1], [w, 0, 1], [0, h, 1], [w, h, 1]])
+    return float(np.abs(corners @ motion.T - corners[:, :2]).max())
+
+
+_NEIGHBOURS = np.ones((3, 3), np.uint8)
+_AROUND = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.float32)  # the 8 neighbours
+_PATCH = np.ones((2, 2), np.uint8)
+SHIFT_FLOOR = 0.03  # work pixels: a smaller global shift found is the noise of the estimate
+RIM_BETTER = 1.0  # undoing a shift must not make the picture's edge match worse
+ENVELOPE = 1.0  # share of a pixel's neighbourhood range a shift undone leaves as tolerance
+
+
+def changed_pixels(
+    a: np.ndarray,
+    b: np.ndarray,
+    mask: np.ndarray,
+    level: float,
+    like: np.ndarray | None = None,
+    shake: float = 0.0,
+) -> np.ndarray:
+    """uint8 mask (255) of the pixels inside `mask` where `a` differs from `b` by more than
+    `level`, the light matched over `like` (by default the whole mask).
+
+    Shake-proof: when the two differ by a global shift (up to `shake` work pixels, see
+    shift_between), `b` is moved back by it, and a pixel of `a` then counts as changed only when
+    it lies outside the range of `b` over its 3x3 neighbourhood by `level`: what is left of the
+    shift (the estimate is good to about 0.1 pixel, and a pip's edge has a contrast of 200)
+    stays within that range, a die thrown moves by more than a work pixel (4 px at 640 wide).
+    Without a shift the comparison is pixel to pixel, as sensitive as it can be (a die nudged
+    by 2 px at 640 wide is seen).
+    Isolated changed pixels (sensor noise, JPEG blocks) are dropped: a moving die changes a
+    patch or at least a line of its edge.
+    """
+    like = mask if like is None else like
+    everywhere = np.full(mask.shape, 255, np.uint8)  # masked last: each is worked out once
+    before = _changed(a, b, everywhere, level, like, None)
+    plain = cv2.bitwise_and(before, mask)
+    if not cv2.countNonZero(plain):
+        return plain
+    dx, dy = shift_between(a, b, shake)
+    tried = []
+    if np.hypot(dx, dy) >= SHIFT_FLOOR:
+        shift = _shift_map(dx, dy)
+        tried.append((shift, _changed(a, b, everywhere, level, like, shift)))
+    still_rim = None  # the picture's edge error with nothing undone, worked out once
+    if not tried or cv2.countNonZero(tried[0][1]):  # the shift alone does not explain it all
+        refined = refined_motion(a, b, (dx, dy), shake)
+        # a turn only where the picture's edge confirms it: dice creeping alone also give ECC
+        # a small motion, which makes the edge match worse
+        if refined is not None:
+            still_rim = _rim_error(a, b, None)
+            if _rim_error(a, b, refined) < RIM_BETTER * still_rim:
+                tried.append((refined, _changed(a, b, everywhere, level, like, refined)))
+    if not tried:
+        return plain
+    if still_rim is None:
+        still_rim = _rim_error(a, b, None)
+    motion, after = min(tried, key=lambda t: cv2.countNonZero(t[1]))  # explains the most
+    # taken when undoing it makes the picture's edge match better, where only the camera moves,
+    # or when it explains the change over the whole picture at several places apart (dice and
+    # the tray's walls do not all move alike): a die moving alone on a bare floor also gives a
+    # shift, but neither of these
+    if _rim_error(a, b, motion) >= RIM_BETTER * still_rim and (
+        10 * cv2.countNonZero(after) > cv2.countNonZero(before) or _places(before) < 2
+    ):
+        return plain
+    moved = cv2.bitwise_and(after, mask)
+    return moved if cv2.countNonZero(moved) < cv2.countNonZero(plain) else plain
+
+
+def _changed(
+    a: np.ndarray,
+    b: np.ndarray,
+    mask: np.ndarray,
+    level: float,
+    like: np.ndarray,
+    shift: np.ndarray | None,
+) -> np.ndarray:
+    if shift is not None:
+        b = _move(b, shift)
+    gain = tuple(
+        mean_a / mean_b if mean_b > 1.0 else 1.0
+        for mean_a, mean_b in zip(cv2.mean(a, like), cv2.mean(b, like), strict=True)
+    )
+    b = cv2.multiply(b, gain)
+    if shift is not None:
+        low = cv2.addWeighted(b, 1 - ENVELOPE, cv2.erode(b, _NEIGHBOURS), ENVELOPE, 0.0)
+        high = cv2.addWeighted(b, 1 - ENVELOPE, cv2.dilate(b, _NEIGHBOURS), ENVELOPE, 0.0)
+        outside = cv2.max(cv2.subtract(a, high), cv2.subtract(low, a))
+    else:
+        outside = cv2.absdiff(a, b)
+    excess = cv2.transform(outside, _MEAN_OF_CHANNELS) if a.ndim == 3 else outside
+    differs = cv2.compare(excess, level, cv2.CMP_GT)
+    neighbours = cv2.filter2D(differs // 255, -1, _AROUND, borderType=cv2.BORDER_CONSTANT)
+    differs = cv2.bitwise_and(differs, cv2.compare(neighbours, 0, cv2.CMP_GT))
+    if shift is not None:
+        # under shake a die that moves changes a patch, not a speck at a pip's rim
+        differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, _PATCH)
+        # what the shake brought into view at the picture's edge is new
+        r = int(np.ceil(_reach(shift, a.shape))) + 1
+        differs[:r], differs[-r:], differs[:, :r], differs[:, -r:] = 0, 0, 0, 0
+    return cv2.bitwise_and(differs, mask)
+
+
+def changed_fraction(
+    a: np.ndarray,
+    b: np.ndarray,
+    mask: np.ndarray,
+    level: float,
+    shake: float = 0.0,
+) -> float:
+    """Fraction of the mask's pixels that `changed_pixels` finds changed."""
+    inside = cv2.countNonZero(mask)
+    if inside == 0:
+        return 0.0
+    changed = changed_pixels(a, b, mask, level, shake=shake)
+    return cv2.countNonZero(changed) / inside
+
+
+def outline_points(polygon: np.ndarray) -> np.ndarray:
+    """A polygon as the (n, 1, 2) float32 points OpenCV takes."""
+    return np.asarray(polygon, np.float32).reshape(-1, 1, 2)
+
+
+def tray_mask(size: tuple[int, int], frame_width: int, tray: np.ndarray | None) -> np.ndarray:
+    """uint8 mask (255 inside) of the tray polygon, drawn at the small image's `size`."""
+    width, height = size
+    if tray is None:
+        return np.full((height, width), 255, np.uint8)
+    mask = np.zeros((height, width), np.uint8)
+    polygon = np.round(np.asarray(tray, np.float64) * (width / frame_width)).astype(np.int32)
+    cv2.fillPoly(mask, [polygon.reshape(-1, 1, 2)], 255)
+    return mask
