@@ -1,6 +1,7 @@
 """Per labelled die, which stage of the reader lost it (development photos only).
 
 Usage: .venv/bin/python benchmarks/diagnose_dice.py [--set NAME] [--part dev|held-out|all]
+       [--why] [--montage PNG]
 
 For each labelled die: the candidate whose centre lies in its box (nearest first), then what
 each reading said of it. Prints one table per set:
@@ -9,11 +10,17 @@ each reading said of it. Prints one table per set:
 - pips: right/wrong/refused (by reason);
 - both right (the die can be announced), and the verdict's outcome.
 Use it to see where recall is lost before changing anything; tune on `dev` only.
+
+`--why` adds, for the dice the classifier reads right and surely but the pip reading refuses,
+how often each refusal was given (its detail, numbers left out): the geometric check that costs
+most recall. `--montage PNG` draws those dice (a crop of 1.6 label boxes each, the label's value
+in its corner, at most 16 rows of 12) so the failures can be looked at, not only counted.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -45,7 +52,39 @@ def nearest(verdicts, box):
     )
 
 
-def diagnose(images: dict) -> Counter:
+TILE = 96  # px a side of a montage tile
+ROW = 12  # tiles a montage row
+
+
+def refusal(detail: str) -> str:
+    """A pip reading's refusal detail without its numbers: the check that refused it."""
+    inner = detail.rsplit("(", 1)[-1].rstrip(")") if "(" in detail else detail
+    return re.sub(r"\d+(\.\d+)?", "#", inner)
+
+
+def tile(frame: np.ndarray, box: tuple) -> np.ndarray:
+    """A TILE x TILE crop of 1.6 label boxes around a labelled die, its value in the corner."""
+    value, x0, y0, x1, y1 = box
+    half = 0.8 * max(x1 - x0, y1 - y0)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    scale = TILE / (2 * half)
+    matrix = np.array([[scale, 0, TILE / 2 - scale * cx], [0, scale, TILE / 2 - scale * cy]])
+    crop = cv2.warpAffine(frame, matrix, (TILE, TILE), borderMode=cv2.BORDER_REPLICATE)
+    cv2.putText(crop, str(value), (3, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 255), 1)
+    return crop
+
+
+def montage(tiles: list[np.ndarray], rows: int = 16) -> np.ndarray:
+    """Tiles in rows of ROW, at most `rows` rows, blank where a row runs short."""
+    tiles = tiles[: rows * ROW] or [np.zeros((TILE, TILE, 3), np.uint8)]
+    blank = np.zeros_like(tiles[0])
+    tiles = tiles + [blank] * (-len(tiles) % ROW)
+    return np.vstack([np.hstack(tiles[i : i + ROW]) for i in range(0, len(tiles), ROW)])
+
+
+def diagnose(images: dict, tiles: list[np.ndarray] | None = None) -> Counter:
+    """Per-die counts of what each stage said (keys as printed); refused dice the classifier
+    read surely are also counted by refusal ("why: ...") and drawn into `tiles` if given."""
     c: Counter = Counter()
     for path, labels in images.items():
         frame = cv2.imread(str(path))
@@ -73,6 +112,9 @@ def diagnose(images: dict) -> Counter:
             c[f"verdict {'read' if v.die else v.reason}"] += 1
             if cls == "right" and g.p >= PARAMS.classify.sure and r.value is None:
                 c[f"  classifier-sure but pips {r.reason}"] += 1
+                c[f"why: {r.reason}: {refusal(r.detail)}"] += 1
+                if tiles is not None:
+                    tiles.append(tile(frame, box))
     return c
 
 
@@ -81,15 +123,27 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--set", action="append")
     parser.add_argument("--part", choices=("dev", "held-out", "all"), default="dev")
+    parser.add_argument("--why", action="store_true", help="count the pip reading's refusals")
+    parser.add_argument("--montage", type=Path, help="draw the dice it refused into this PNG")
     args = parser.parse_args()
+    tiles: list[np.ndarray] | None = [] if args.montage else None
     for set_dir in photo_sets(args.data, args.set):
         images = load_labels(set_dir)
         dev, held = split(images)
         part = {"dev": dev, "held-out": held, "all": images}[args.part]
-        c = diagnose(part)
+        c = diagnose(part, tiles)
         print(f"## {set_dir.name} ({args.part})")
-        for key in sorted(c):
+        for key in sorted(k for k in c if not k.startswith("why: ")):
             print(f"  {key}: {c[key]} ({100 * c[key] / max(c['labelled'], 1):.1f}%)")
+        if args.why:
+            print("  refused by the pip reading, the classifier right and sure:")
+            for key, n in sorted(
+                ((k, n) for k, n in c.items() if k.startswith("why: ")), key=lambda kn: -kn[1]
+            ):
+                print(f"    {n:4d}  {key[5:]}")
+    if args.montage:
+        cv2.imwrite(str(args.montage), montage(tiles or []))
+        print(f"{len(tiles or [])} refused dice drawn into {args.montage}")
     return 0
 
 
