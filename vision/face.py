@@ -163,6 +163,14 @@ def confidence(fit: FaceFit, p: PipParams = PARAMS.pips) -> float:
     return round(float(np.clip(0.5 + 0.5 * margin, 0.0, 1.0)), 3)
 
 
+def _blurred(spots: Spots, face: Face, p: PipParams) -> bool:
+    """Are the face's edges wider than a sharp camera shows them, both in face sides and in
+    frame pixels? A die's rounded, shaded edge spans a few pixels whatever the die's size: on
+    a small face it is a large share of the face, and is not blur."""
+    width = spots.sharpness(p)
+    return width > p.blurred and width * face.side > p.blurred_px
+
+
 def box_outline(centre: tuple[float, float], side: float) -> np.ndarray:
     """An axis-aligned square outline ((4, 1, 2) float32) of `side` px around `centre`."""
     x, y, h = centre[0], centre[1], side / 2
@@ -286,7 +294,7 @@ def read_pips(
     if glare_hides_pip(fit, spots, p):
         return refuse(RerollReason.GLARE, "glare on the face may hide a pip")
     if fit is None:
-        if spots.contrast > p.min_contrast and spots.sharpness(p) > p.blurred:
+        if spots.contrast > p.min_contrast and _blurred(spots, face, p):
             return refuse(RerollReason.BLUR, f"blurred ({why})")
         if leans:
             return refuse(RerollReason.COCKED, f"face {face.aspect:.2f} long ({why})")

@@ -108,7 +108,14 @@ class PipParams:
     place_radius: float = 0.27  # a pip place's disc, pip spacings (geometry)
     glared: float = 0.04  # share of clipped face pixels from which glare may hide a pip
     glared_place: float = 0.1  # ...and does where it covers this much of an empty place
-    blurred: float = 0.052  # edge width (face sides) above which an unread face is blurred
+    blurred: float = 0.052  # edge width (face sides) above which an unread face is blurred...
+    blurred_px: float = 3.0  # ...if also this wide in frame pixels (camera: a die's rounded,
+    # shaded edge spans a few pixels whatever its size, so on a 27 px face 0.052 face sides is
+    # sharp. benchmarks/eval_blur.py, development photos: sharp dice called blurred, byler 87%
+    # -> 0%, skovy 85 -> 40%, matteop65 48 -> 20%; blurred by 1.5 px, called so: byler 77%,
+    # skovy 100%, matteop65 86%, damiantab 93%. Chosen under 3.5, which calls fewer sharp dice
+    # blurred (byler 0%, skovy 10%), because motion blur leaves the edges across it sharp: a
+    # die smeared by 14 px measures 3.2-3.5 px, tests/vision/test_reader.py)
     cocked_face: float = 1.25  # a face rectangle longer than wide by this: the die leans
     # (geometry: a top face tilted 37 degrees; a flat die seen from above is square, dark dice
     # whose sides merge with the top measure up to 1.22 on the simulated tray)

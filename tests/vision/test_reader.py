@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 import synth
@@ -448,3 +449,29 @@ def test_dice_over_one_another_are_never_read_as_other_faces(
     roll = kiosk_read(frame, style) if reference else read_roll(frame)
     if roll.ok:
         assert sorted(roll.values) == sorted([*values, 6])
+
+
+
+@pytest.mark.parametrize("side", [24.0, 32.0])
+def test_a_small_sharp_face_is_not_blurred_and_the_same_face_blurred_is(side):
+    """A small die's shaded edge spans a large share of its face: blur is judged in frame
+    pixels as well as in face sides (PipParams.blurred_px), so a sharp 24-32 px face is not
+    called blurred, and the same face blurred by 2.5 px is."""
+    from vision.face import _blurred, box_outline
+    from vision.params import PARAMS
+    from vision.pips import find_spots
+    from vision.top_face import find_face
+
+    p = PARAMS.pips
+    sharp = synth.scene([synth.DrawnDie(4, (320.0, 240.0), side=side, angle=20)])
+    verdicts = []
+    for frame in (sharp, cv2.GaussianBlur(sharp, (0, 0), 2.5)):
+        box = side * 1.25
+        face = find_face(frame, box_outline((320.0, 240.0), box), (320.0, 240.0), box, 0.0, p)
+        assert face is not None
+        spots = find_spots(frame, face, p)
+        verdicts.append((spots.sharpness(p) > p.blurred, _blurred(spots, face, p)))
+    (sharp_by_face, sharp_blurred), (_, blurred_blurred) = verdicts
+    assert sharp_by_face, "in face sides alone this sharp small face looks blurred"
+    assert not sharp_blurred
+    assert blurred_blurred
