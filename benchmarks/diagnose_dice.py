@@ -34,6 +34,7 @@ sys.path.insert(0, str(REPO))
 from benchmarks.eval_photos import DEFAULT_DATA, load_labels, photo_sets, split  # noqa: E402
 from vision.params import PARAMS  # noqa: E402
 from vision.reader import inspect  # noqa: E402
+from vision.top_face import resample  # noqa: E402
 
 
 def nearest(verdicts, box):
@@ -65,11 +66,8 @@ def refusal(detail: str) -> str:
 def tile(frame: np.ndarray, box: tuple) -> np.ndarray:
     """A TILE x TILE crop of 1.6 label boxes around a labelled die, its value in the corner."""
     value, x0, y0, x1, y1 = box
-    half = 0.8 * max(x1 - x0, y1 - y0)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    scale = TILE / (2 * half)
-    matrix = np.array([[scale, 0, TILE / 2 - scale * cx], [0, scale, TILE / 2 - scale * cy]])
-    crop = cv2.warpAffine(frame, matrix, (TILE, TILE), borderMode=cv2.BORDER_REPLICATE)
+    span = 1.6 * max(x1 - x0, y1 - y0)
+    crop, _ = resample(frame, ((x0 + x1) / 2, (y0 + y1) / 2), 0.0, TILE / span, TILE)
     cv2.putText(crop, str(value), (3, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 255), 1)
     return crop
 
