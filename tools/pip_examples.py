@@ -37,11 +37,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchmarks.eval_photos import DEFAULT_DATA, load_labels, photo_sets, split  # noqa: E402
 from vision.dice_net import find_dice  # noqa: E402
-from vision.face import _tilt, box_outline, fit_pips, places, searches  # noqa: E402
+from vision.face import _tilt, box_outline, fit_pips, places, search_spots, searches  # noqa: E402
 from vision.faces import fit_face  # noqa: E402
 from vision.params import PARAMS, PipParams  # noqa: E402
 from vision.pip_net import die_patch  # noqa: E402
-from vision.pips import face_patch_of, find_spots  # noqa: E402
+from vision.pips import face_patch_of  # noqa: E402
 from vision.top_face import find_face  # noqa: E402
 from vision.types import Candidate  # noqa: E402
 
@@ -83,11 +83,11 @@ def label_pips(frame, value: int, box, p: PipParams = PARAMS.pips):
     if face is None:
         return None
     colour_only = replace(p, learned=False)  # the pips the map is to learn: not its own
-    tries = [(face, -1), *searches(frame, candidate, face, colour_only)]
+    tries = [(face, ("colour", -1)), *searches(frame, candidate, face, colour_only)]
     found = None
     for strict in (True, False):
-        for f, axis in tries:
-            spots = find_spots(frame, f, p, axis, face_patch_of(frame, f, p))
+        for f, search in tries:
+            spots = search_spots(frame, f, search, face_patch_of(frame, f, p), p)
             fit = fit_pips(spots, p)[0] if strict else _loose_fit(spots, value, p)
             if fit is not None and fit.value == value:
                 found = f, spots, fit

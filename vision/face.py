@@ -8,7 +8,8 @@ holds: the pips of one size at the spacing of a die, square with the face edges,
 on all nine pip places of the fitted face pips where the layout has them and plain face
 elsewhere (a 3 with a faint middle pip is not a 2), and no pip-like spot off those places near
 the face's middle (a layout fitted to some of the pips leaves one out). Where the face found
-fails, other framings of it are tried, then each colour axis, then the learned pip finder's
+fails, other framings of it are tried, then each colour axis, then round spots of a pip's
+size (a matched filter), then the learned pip finder's
 map (pip_net.py) in place of the colour distance, for faces of 2-6 (_reframed). Otherwise the
 reason, in the reroll reasons' words: a leaning die (`cocked`), glare hiding a pip place
 (`glare`), a blurred face (`blur`), pips that fit no face (`unreadable`). This reader knows
@@ -25,12 +26,15 @@ from vision.faces import SIX_LINES, FaceFit, fit_face, grid, hidden_faces, layou
 from vision.layout import laid_out, lay_out, map_spots
 from vision.params import PARAMS, PipParams
 from vision.pip_net import PipMap, PipNet
-from vision.pips import FacePatch, Spots, face_patch_of, find_spots, learned_patch
+from vision.pips import FacePatch, Spots, blob_patch, face_patch_of, find_spots, learned_patch
 from vision.reading import RerollReason
 from vision.top_face import Face, find_face
 from vision.types import Candidate, PipReading
 
-LEARNED = -2  # a "colour axis" of _reframed's tries: the pip finder's map (pip_net.py)
+Search = tuple[str, int]  # how spots are split from a face patch: ("colour", axis) an Otsu
+# split of the colour distance (axis -1) or of one colour axis (0..5, pips.find_spots);
+# ("blob", axis) round spots of a pip's size along the same (pips.blob_patch); ("learned", -1)
+# the pip finder's map (pip_net.py)
 
 
 def _tilt(a: float, b: float) -> float:
@@ -181,21 +185,41 @@ def box_outline(centre: tuple[float, float], side: float) -> np.ndarray:
 
 def searches(
     frame: np.ndarray, candidate: Candidate, face: Face, p: PipParams = PARAMS.pips
-) -> list[tuple[Face, int]]:
-    """Where and how _reframed seeks the pips again, in order: (face, axis), axis -1 for any
-    colour difference, 0..5 one colour axis (pips.find_spots), LEARNED the pip finder's map.
+) -> list[tuple[Face, Search]]:
+    """Where and how _reframed seeks the pips again, in order: (face, search).
     tools/pip_examples.py seeks the development dice's pips along the same searches."""
     framings = [(face.centre, face.angle), (candidate.centre, face.angle)]
     layout = laid_out(frame, candidate, p)
     if layout is not None:
         framings.append(layout)
     boxed = _boxed(face, candidate, framings, p)
-    tries = [(again, -1) for again in boxed]
+    tries: list[tuple[Face, Search]] = [(again, ("colour", -1)) for again in boxed]
     for axis in p.pip_axes:
-        tries += [(face, int(axis))] + [(again, int(axis)) for again in boxed]
+        tries += [(again, ("colour", int(axis))) for again in [face, *boxed]]
+    if p.blobs:
+        tries += [(face, ("blob", int(axis))) for axis in (-1, *p.pip_axes)]
     if p.learned:
-        tries += [(again, LEARNED) for again in [face, *boxed]]
+        tries += [(again, ("learned", -1)) for again in [face, *boxed]]
     return tries
+
+
+def search_spots(
+    frame: np.ndarray,
+    face: Face,
+    search: Search,
+    patch: FacePatch,
+    p: PipParams = PARAMS.pips,
+    pip_map: PipMap | None = None,
+) -> Spots:
+    """The spots `search` splits from the face patch (the pip finder's map is needed for a
+    "learned" search)."""
+    kind, axis = search
+    if kind == "blob":
+        return find_spots(frame, face, p, -1, blob_patch(patch, axis, p))
+    if kind == "learned":
+        assert pip_map is not None
+        return find_spots(frame, face, p, -1, learned_patch(patch, pip_map, p))
+    return find_spots(frame, face, p, axis, patch)
 
 
 def _boxed(
@@ -223,7 +247,10 @@ def _reframed(
     the finder marked the die, and where the pips seen in the whole box lay out a face
     (laid_out: centre and turn from the pips themselves); turned as the face found, or as the
     pips. Then along each colour axis (pips.find_spots: a marbled face varies along other axes
-    than its pips), on the face found and on those framings. Last, on the face found and the
+    than its pips), on the face found and on those framings. Then as round spots of a pip's
+    size on the face found (pips.blob_patch: an Otsu split takes in a marbled face's swirls
+    with its pips, a matched filter does not), in any colour difference and along each axis.
+    Last, on the face found and the
     framings, split from the learned pip map (pips.learned_patch), a face of at least
     `learned_least` pips; then on faces framed where the map's own marks lay out a face
     (layout.map_spots), as the colour's face and spots may be turned or off where the map's
@@ -232,29 +259,25 @@ def _reframed(
     patches: dict[Face, FacePatch] = {}
     maps: list[PipMap] = []
 
-    def learned(patch: FacePatch) -> FacePatch:
-        if not maps:
-            maps.append(PipNet.load().pip_map(frame, candidate.centre, candidate.size))
-        return learned_patch(patch, maps[0])
-
-    def attempt(again: Face, axis: int) -> tuple[Spots, FaceFit | None]:
+    def attempt(again: Face, search: Search) -> tuple[Spots, FaceFit | None]:
         if again not in patches:
             patches[again] = face_patch_of(frame, again, p)
-        patch = learned(patches[again]) if axis == LEARNED else patches[again]
-        found = find_spots(frame, again, p, axis, patch)
+        if search[0] == "learned" and not maps:
+            maps.append(PipNet.load().pip_map(frame, candidate.centre, candidate.size))
+        found = search_spots(frame, again, search, patches[again], p, maps[0] if maps else None)
         fit, _ = fit_pips(found, p)
-        if fit is not None and axis == LEARNED and fit.value < p.learned_least:
+        if fit is not None and search[0] == "learned" and fit.value < p.learned_least:
             fit = None
         return found, fit
 
-    for again, axis in searches(frame, candidate, face, p):
-        found, fit = attempt(again, axis)
+    for again, search in searches(frame, candidate, face, p):
+        found, fit = attempt(again, search)
         if fit is not None:
             return again, found, fit
     if maps:  # the map's own layout frames the face
         layout = lay_out(*map_spots(maps[0], p), candidate, p)
         for again in _boxed(face, candidate, [layout] if layout else [], p):
-            found, fit = attempt(again, LEARNED)
+            found, fit = attempt(again, ("learned", -1))
             if fit is not None:
                 return again, found, fit
     return face, spots, None

@@ -75,6 +75,14 @@ class PipParams:
     # +a, -a, +b, -b) pips are sought along when what differs from the face in any way fits
     # no face (chosen: all six read 40 more development dice than none, four 25, no image
     # answered wrongly added)
+    blobs: bool = True  # where no colour split reads the face, pips are sought as round
+    # spots too, in any colour difference and along each of `pip_axes` (pips.blob_patch)
+    blob: tuple[float, float] = (0.06, 0.14)  # ...by a difference of Gaussians of these
+    # widths (face sides; geometry: pips 0.12-0.25 face sides across, the inner width about a
+    # pip's radius over 1.4-2, the outer short of its neighbours 0.27 away; tuned with
+    # blob_split by benchmarks/tune_reader.py, output in docs/vision.md)
+    blob_split: float = 0.4  # ...split at this share of the face's strongest response (the
+    # pips of a die are of one size and colour and respond alike, swirls less; tuned)
     learned: bool = True  # where no colour axis reads the face, the pips are sought on the
     # learned pip finder's map too (pip_net.py; face.py)
     learned_split: float = 0.5  # ...a pixel is pip where the map says so this surely (chosen:

@@ -129,7 +129,10 @@ class FacePatch:
     colour: np.ndarray
     distance: np.ndarray
     matrix: np.ndarray | None = None  # 2x3 affine, frame -> patch pixels
-    learned: bool = False  # distance is the pip finder's map (x 255), not a colour distance
+    split_at: float | None = None  # pips are where `distance` exceeds this (None: an Otsu
+    # split); set where distance is a response, not a colour distance (blob_patch,
+    # learned_patch)
+    apart: bool = False  # each spot is split at its peaks (a response runs pips together)
 
 
 def face_patch_of(frame: np.ndarray, face: Face, p: PipParams = PARAMS.pips) -> FacePatch:
@@ -142,7 +145,45 @@ def face_patch_of(frame: np.ndarray, face: Face, p: PipParams = PARAMS.pips) -> 
     return FacePatch(grey, lab, colour, lab_distance(lab, colour), matrix)
 
 
-def learned_patch(patch: FacePatch, pips: PipMap) -> FacePatch:
+@lru_cache(maxsize=4)
+def _blob_gain(p: PipParams) -> float:
+    """The blob response at the middle of a pip of unit contrast, the size of a die's middling
+    pip (the middle of `pip_min`..`pip_max`, face sides): the response is divided by it, so it
+    reads in the units of a colour distance and `min_contrast` bounds it as it does one."""
+    side = face_patch(p)
+    disc = np.zeros((side, side), np.float32)
+    radius = (p.pip_min + p.pip_max) / 4 * p.face_px
+    cv2.circle(disc, (side // 2, side // 2), max(1, round(radius)), 1.0, -1)
+    return float(_blob(disc, p)[side // 2, side // 2])
+
+
+def _blob(values: np.ndarray, p: PipParams) -> np.ndarray:
+    """A difference of Gaussians at pip scale (`blob`, face sides): high on a round spot of a
+    pip's size, low on a swirl, a streak or a slope, which are long in one direction."""
+    inner, outer = (s * p.face_px for s in p.blob)
+    return cv2.GaussianBlur(values, (0, 0), inner) - cv2.GaussianBlur(values, (0, 0), outer)
+
+
+def blob_patch(patch: FacePatch, axis: int, p: PipParams = PARAMS.pips) -> FacePatch:
+    """The face patch with its blob response as its distance: round spots of a pip's size that
+    differ from the face in any way (axis -1) or along one colour axis (0..5, as find_spots),
+    split at `blob_split` of the strongest on the face (a die's pips are of one size and one
+    colour: they respond alike, marbling less). Where an Otsu split of the colour takes in a
+    marbled or translucent face's swirls with its pips, this keeps the pips."""
+    if axis < 0:
+        values = patch.distance
+    else:
+        sign = 1.0 if axis % 2 == 0 else -1.0
+        values = sign * (patch.lab[..., axis // 2] - patch.colour[axis // 2])
+        values = values * (2.0 if axis >= 2 else 1.0)  # a, b span half of L's range
+    response = np.maximum(_blob(values.astype(np.float32), p) / _blob_gain(p), 0.0)
+    _, area = _masks(p)
+    top = float(response[area > 0].max())
+    level = max(p.blob_split * top, p.min_contrast)
+    return replace(patch, distance=response, split_at=level, apart=True)
+
+
+def learned_patch(patch: FacePatch, pips: PipMap, p: PipParams = PARAMS.pips) -> FacePatch:
     """The face patch with the pip finder's map (pip_net.py, x 255) as its distance: the
     pips are then split from it as from a colour distance, and every check of the layout reads
     the map (a pip place holds a pip where the map says so)."""
@@ -159,7 +200,9 @@ def learned_patch(patch: FacePatch, pips: PipMap) -> FacePatch:
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=0.0,
     )
-    return replace(patch, distance=warped.astype(np.float32), learned=True)
+    return replace(
+        patch, distance=warped.astype(np.float32), split_at=255.0 * p.learned_split, apart=True
+    )
 
 
 def find_spots(
@@ -183,12 +226,12 @@ def find_spots(
     lab, colour, distance = patch.lab, patch.colour, patch.distance
     area, inner = area_mask > 0, inner_mask > 0
     split = distance
-    if direction >= 0 and not patch.learned:
+    if direction >= 0 and patch.split_at is None:
         sign = 1.0 if direction % 2 == 0 else -1.0
         split = np.maximum(sign * (lab[..., direction // 2] - colour[direction // 2]), 0)
         split = split * (2.0 if direction >= 2 else 1.0)  # a, b span half of L's range
-    if patch.learned:
-        threshold = 255.0 * p.learned_split
+    if patch.split_at is not None:
+        threshold = patch.split_at
     else:
         otsu, _ = cv2.threshold(
             np.clip(split[inner], 0, 255).astype(np.uint8),
@@ -205,7 +248,7 @@ def find_spots(
     for line in (labels[lo, :], labels[hi, :], labels[:, lo], labels[:, hi]):
         edge[line] = True
     pieces = _pieces(stats, centroids)
-    if patch.learned:
+    if patch.apart:
         pieces = _peaks_apart(split, labels, pieces, p)
     centres, diameters, cut = [], [], 0
     for i, (w, h, n), middle in pieces:

@@ -451,7 +451,6 @@ def test_dice_over_one_another_are_never_read_as_other_faces(
         assert sorted(roll.values) == sorted([*values, 6])
 
 
-
 @pytest.mark.parametrize("side", [24.0, 32.0])
 def test_a_small_sharp_face_is_not_blurred_and_the_same_face_blurred_is(side):
     """A small die's shaded edge spans a large share of its face: blur is judged in frame
