@@ -6,7 +6,9 @@ means a leaning die. This module is the one place that knows the difference: `is
 which case a read is in, and `leaning_limits` gives the face aspect and pip-layout stretch above
 which a die leans, and `one_die_twice` refuses the one case those looser limits open up: the
 top and the side of one die leaning near 45 degrees, both foreshortened, read as two flat dice
-edge to edge. The kiosk's calibrated path never takes either.
+edge to edge; `pipless` leaves out what the finder took for a die where no pip lies and the
+classifier sees no face (on the kiosk's tray, the empty tray tells dice from clutter). The
+kiosk's calibrated path takes none of these.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.layout import box_spots
 from vision.params import PARAMS, Params
 from vision.reading import RerollReason
 from vision.types import DieVerdict
@@ -49,3 +52,28 @@ def one_die_twice(verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVer
                 doubtful.update((id(a), id(b)))
     why = "the top and the side of one leaning die?"
     return [v.refused(RerollReason.COCKED, why) if id(v) in doubtful else v for v in verdicts]
+
+
+def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVerdict]:
+    """A candidate refused with no pip-like spot on its face nor anywhere in its box, that the
+    classifier surely takes for no die face, is left out as clutter (a shoe, a chair leg): every
+    face of a die has pips, and a leaning die shows at least one face. In the kiosk a die is
+    told from clutter by the empty tray; a hand-held photo has none."""
+    out = []
+    for v in verdicts:
+        r, g = v.pips, v.guess
+        bare = (
+            v.counts
+            and v.die is None
+            and r is not None
+            and r.value is None
+            and r.spots == 0
+            and r.reason is RerollReason.UNREADABLE
+            and g is not None
+            and g.value is None
+            and g.p >= p.classify.none
+        )
+        if bare and len(box_spots(frame, v.candidate, p.pips)[0]) == 0:
+            v = DieVerdict(v.candidate, r, g, None, None, "no pips, no face: not a die", False)
+        out.append(v)
+    return out

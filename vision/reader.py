@@ -65,7 +65,7 @@ def inspect(
     single_photo = photo.is_photo(calibration)  # no tray: no face size to hold faces to
     verdicts = judge_dice(candidates, pips, guesses, params, None if single_photo else face_size)
     if single_photo:
-        verdicts = photo.one_die_twice(verdicts, params)
+        verdicts = photo.one_die_twice(photo.pipless(frame, verdicts, params), params)
         missed = _missed_die(frame, verdicts, params)
         if missed is not None:
             roll = judge_roll(verdicts, [], expect, params)

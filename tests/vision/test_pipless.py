@@ -1,0 +1,52 @@
+"""photo.pipless: in a single photo, a candidate with no pip on it or near it that the
+classifier takes for no face is clutter; anything with pips stays a die to be refused."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.vision.synth import DrawnDie, scene
+from vision.params import PARAMS
+from vision.photo import pipless
+from vision.reading import RerollReason
+from vision.types import Candidate, DieVerdict, FaceGuess, PipReading
+
+
+def _refused(centre, guess: FaceGuess, spots: int = 0) -> DieVerdict:
+    pips = PipReading(None, 0.0, None, RerollReason.UNREADABLE, "no pips", spots)
+    return DieVerdict(Candidate(centre, 50.0, 0.9), pips, guess, None, RerollReason.COCKED, "")
+
+
+NO_FACE = FaceGuess(None, 0.97, 0.03)
+
+
+def _plain_block() -> np.ndarray:
+    """A pipless dark block the size of a die (a shoe's heel, a box) on a light floor."""
+    frame = np.full((240, 320, 3), 190, np.uint8)
+    frame[95:145, 135:185] = (40, 45, 50)
+    return frame
+
+
+def test_a_pipless_block_with_no_face_is_left_out():
+    (verdict,) = pipless(_plain_block(), [_refused((160.0, 120.0), NO_FACE)], PARAMS)
+    assert not verdict.counts and verdict.reason is None
+
+
+def test_a_die_with_pips_in_its_box_is_kept_as_refused():
+    """A die whose face was not found (no spots on it) still has its pips in its box."""
+    frame = scene([DrawnDie(5, (160.0, 120.0), 46.0, 20.0)], width=320, height=240)
+    (verdict,) = pipless(frame, [_refused((160.0, 120.0), NO_FACE)], PARAMS)
+    assert verdict.counts and verdict.reason is RerollReason.COCKED
+
+
+def test_a_face_the_classifier_sees_is_kept():
+    unsure = FaceGuess(None, 0.5, 0.5)  # not surely "no face"
+    (verdict,) = pipless(_plain_block(), [_refused((160.0, 120.0), unsure)], PARAMS)
+    assert verdict.counts
+    (verdict,) = pipless(_plain_block(), [_refused((160.0, 120.0), FaceGuess(4, 0.9, 0.9))])
+    assert verdict.counts
+
+
+def test_spots_found_on_the_face_keep_it():
+    (verdict,) = pipless(_plain_block(), [_refused((160.0, 120.0), NO_FACE, spots=3)], PARAMS)
+    assert verdict.counts
