@@ -37,6 +37,7 @@ def main(throws: int = 200, seed: int = 1, die: str = "#efe8d8", pip: str = "#1c
     for old in failures.glob("*.png"):
         old.unlink()  # only this run's
     wrong_total = 0
+    settled: Counter[str] = Counter()  # ordinary throws once TrayReader's window is learnt
     # A non-throw is judged over a stream of frames (vision.settle), not by one read.
     for hazard in (None, *(h for h in Hazard if h is not Hazard.NOT_MOVED)):
         count = throws if hazard is None else max(20, throws // 5)
@@ -46,8 +47,12 @@ def main(throws: int = 200, seed: int = 1, die: str = "#efe8d8", pip: str = "#1c
             clock[0] += tray.settle_time + 0.5
             frame = tray.read().image
             calibration = read.calibration  # as it read this frame (it learns the die size)
+            learnt = read.face_size is not None  # the top-face window applies (30 dice read)
             roll = read(frame)
             truth = sorted(tray.last_values)
+            if hazard is None and learnt:
+                settled["throws"] += 1
+                settled["read"] += roll.ok and sorted(roll.values) == truth
             if roll.ok and sorted(roll.values) == truth and hazard in (None, Hazard.TOUCHING):
                 tally["ok and right"] += 1
             elif roll.ok:
@@ -73,6 +78,11 @@ def main(throws: int = 200, seed: int = 1, die: str = "#efe8d8", pip: str = "#1c
                     cv2.imwrite(str(failures / f"plain-{n}-{roll.reason}.png"), frame)
         name = hazard.value if hazard else "ordinary"
         print(f"{name:10s} {count:4d} throws: " + ", ".join(f"{k} {v}" for k, v in tally.items()))
+        if hazard is None:
+            print(
+                f"  of which once the top-face window was learnt: {settled['read']} of "
+                f"{settled['throws']} read right (before it, dice at the wall are refused)"
+            )
     start = time.perf_counter()
     tray.throw()
     frames = 0

@@ -67,6 +67,9 @@ def judge_die(
         low, high = p.judge.top_face
         if not low <= ratio <= high:
             return verdict(RerollReason.COCKED, f"a face {ratio:.2f} times a die's top face")
+    if candidate.at_wall and not p.judge.wall_reads:
+        why = "a die against the wall, where this tray cannot yet tell a leaning one"
+        return verdict(RerollReason.COCKED, why)
     if candidate.at_wall and pips.face is not None:
         tilt = max(pips.face.aspect, pips.stretch)
         if tilt > p.judge.wall_face:

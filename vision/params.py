@@ -153,6 +153,12 @@ class JudgeParams:
     wall_face: float = 1.07  # a die touching the wall leans if its top face or pip layout is
     # foreshortened more than this (geometry: leaning on a wall tilts a die 20 degrees or more,
     # 1.06 and up; flat ivory dice on the simulated tray measure 1.01-1.05)
+    wall_reads: bool = True  # dice touching the wall are read at all (TrayReader: not until its
+    # flat faces are measured, and only where they measure within `wall_window`)
+    wall_window: tuple[float, float] = (0.95, 1.15)  # a learnt top-face window within this
+    # shows a die leaning on the wall (geometry, the simulated tray: a leaning die's top measures
+    # 0.87-0.95 of a flat one's, or 1.17 and up with a side in it); a wider one, learnt where
+    # sides merge with the top (black dice: 0.71-1.11), cannot, and dice at the wall are refused
     top_face: tuple[float, float] = (0.96, 1.1)  # on the kiosk's tray, once its flat dice's
     # top face side is measured (reader.TrayReader), the face found must be this many times it
     # (geometry: seen from above, every flat top face lies in one plane parallel to the sensor,

@@ -128,7 +128,10 @@ class TrayReader:
     die), the window widened to SPREAD robust deviations of those first dice's faces where
     this camera and these dice measure faces less exactly than it allows (dark dice, whose
     sides merge with their top; a real lens). The window is learnt once, from dice read
-    before it applied, so that it cannot narrow itself.
+    before it applied, so that it cannot narrow itself. Until then a die touching the wall is
+    refused (it may lean there, and no face is yet held to a size); after, only where the window
+    learnt is narrow enough to show a lean (`JudgeParams.wall_window`: black dice, whose faces
+    take in their sides, measure too loosely, and at the wall are always refused).
     """
 
     def __init__(
@@ -136,12 +139,13 @@ class TrayReader:
     ) -> None:
         self.calibration = calibration
         self.expect = expect
-        self.params = params
         self._learn = (
             calibration is not None and calibration.die_size is None and calibration.of_tray
         )
         self._sizes: deque[float] = deque(maxlen=LEARN_DICE)
         self._first: list[float] | None = []  # faces read before the window applies
+        of_tray = calibration is not None and calibration.of_tray
+        self.params = _at_wall(params, False) if of_tray else params
 
     @property
     def face_size(self) -> float | None:
@@ -169,7 +173,10 @@ class TrayReader:
             self._first.extend(sizes)
             if len(self._first) >= LEARN_DICE:
                 first = np.asarray(self._first)
-                self.params = _widened(self.params, first / np.median(first))
+                widened = _widened(self.params, first / np.median(first))
+                low, high = widened.judge.top_face
+                least, most = widened.judge.wall_window
+                self.params = _at_wall(widened, least <= low and high <= most)
                 self._first = None
         return roll
 
@@ -181,3 +188,8 @@ def _widened(params: Params, ratios: np.ndarray) -> Params:
     low, high = params.judge.top_face
     window = (min(low, 1.0 - deviation), max(high, 1.0 + deviation))
     return replace(params, judge=replace(params.judge, top_face=window))
+
+
+def _at_wall(params: Params, reads: bool) -> Params:
+    """params with dice touching the wall read (judged by their faces) or refused."""
+    return replace(params, judge=replace(params.judge, wall_reads=reads))

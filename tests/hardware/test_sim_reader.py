@@ -190,7 +190,7 @@ def test_black_dice_lying_alone_are_read() -> None:
     for a flat top, yet a die lying alone on the floor has nothing to lean on. Ordinary throws
     of black dice are read right (the reader that refused them read 17 of 30 here), never wrong.
     Those that come to rest against the wall are refused: there a die may lean, and a black
-    die's face cannot show it (21 of 30 read, the rest refused as `cocked`)."""
+    die's face cannot show it (18 of 30 read, the rest refused as `cocked`)."""
     tray, clock, calibration = make_rig(seed=5, die_colour="#1a1a1a", pip_colour="#f2f2f2")
     read = reader.TrayReader(calibration)
     right = 0
@@ -199,7 +199,7 @@ def test_black_dice_lying_alone_are_read() -> None:
         if roll.ok:
             assert sorted(roll.values) == sorted(tray.last_values)
             right += 1
-    assert right >= 20, f"only {right} of 30 ordinary throws of black dice read"
+    assert right >= 15, f"only {right} of 30 ordinary throws of black dice read"
 
 
 def _cocked_announced(seed: int, die: str, pip: str, params) -> list[tuple[int, ...]]:
@@ -225,9 +225,34 @@ def test_dice_leaning_on_the_rim_are_refused_by_their_top_face_size(seed, colour
 
 
 def test_without_the_top_face_size_a_die_leaning_on_the_rim_is_announced() -> None:
-    """What the top-face window prevents: the same throws, the window opened, announce one."""
+    """What the top-face window prevents: the same throws, the window opened (and dice at the
+    wall read whatever window is learnt), announce one."""
     from dataclasses import replace
 
     params = reader.PARAMS
-    opened = replace(params, judge=replace(params.judge, top_face=(0.0, float("inf"))))
+    anything = (0.0, float("inf"))
+    opened = replace(params, judge=replace(params.judge, top_face=anything, wall_window=anything))
     assert _cocked_announced(4, "#efe8d8", "#1c1814", opened)
+
+
+@pytest.mark.parametrize(
+    ("colours", "reads_wall"),
+    [
+        (("#efe8d8", "#1c1814"), True),
+        (("#2040a0", "#f0f0f0"), True),
+        (("#1a1a1a", "#f2f2f2"), False),
+    ],
+)
+def test_the_wall_is_read_once_flat_faces_measure_closely_enough(colours, reads_wall) -> None:
+    """A fresh TrayReader refuses every die at the wall; once it has measured 30 flat faces it
+    reads them there only if those faces measure within `judge.wall_window` (ivory and blue
+    dice do; black dice, whose faces take in their sides, do not)."""
+    tray, clock, calibration = make_rig(seed=3, die_colour=colours[0], pip_colour=colours[1])
+    read = reader.TrayReader(calibration)
+    assert not read.params.judge.wall_reads
+    for _ in range(40):
+        read(settled_frame(tray, clock))
+        if read.face_size is not None:
+            break
+    assert read.face_size is not None, "the window was not learnt in 40 throws"
+    assert read.params.judge.wall_reads is reads_wall

@@ -42,3 +42,30 @@ def test_faces_measured_loosely_widen_the_window_and_exact_ones_keep_it():
     loose = _widened(PARAMS, np.array([0.9, 0.95, 1.0, 1.05, 1.12, 0.97]))
     low, high = loose.judge.top_face
     assert low < PARAMS.judge.top_face[0] and high > PARAMS.judge.top_face[1]
+
+
+def _at_wall(params, value: int = 3):
+    face = Face(centre=(100.0, 100.0), side=50.0, angle=0.0, aspect=1.0, share=0.8)
+    pips = PipReading(value, 0.9, face, None, "", value, ((100.0, 100.0),))
+    candidate = Candidate((100.0, 100.0), 64.0, 0.9, at_wall=True)
+    return judge_die(candidate, pips, FaceGuess(value, 0.99, 0.99), params, 50.0)
+
+
+def test_a_flat_looking_die_at_the_wall_is_read_where_the_tray_reads_the_wall():
+    assert _at_wall(PARAMS).die is not None
+
+
+def test_a_die_at_the_wall_is_refused_where_the_tray_cannot_tell_a_lean():
+    from dataclasses import replace
+
+    refusing = replace(PARAMS, judge=replace(PARAMS.judge, wall_reads=False))
+    verdict = _at_wall(refusing)
+    assert verdict.die is None and verdict.reason is RerollReason.COCKED
+    away = judge_die(
+        Candidate((100.0, 100.0), 64.0, 0.9),
+        _at_wall(PARAMS).pips,
+        FaceGuess(3, 0.99, 0.99),
+        refusing,
+        50.0,
+    )
+    assert away.die is not None  # only the wall's dice
