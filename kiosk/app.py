@@ -93,7 +93,7 @@ def build(
     worker = VisionWorker(
         None,
         events,
-        build_watcher(config, calibration),
+        build_watcher(config, calibration, folder=None if calibration is None else folder),
         read_now=one_frame_reader(calibration),
         calibrate=calibrate_and_judge,
         make_camera=lambda: open_simulated_tray() if simulated else open_camera(camera_cfg),

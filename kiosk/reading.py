@@ -3,31 +3,61 @@ maintenance screen, so a recording is read exactly as the camera is."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
 
     from kiosk.config import Config
     from vision.calibrate import ImageQuality
     from vision.calibration import Calibration
+    from vision.reader import TrayReader
     from vision.reading import Roll
     from vision.settle import ThrowWatcher
+    from vision.tray_faces import TrayFaces
+
+log = logging.getLogger(__name__)
 
 
 def build_watcher(
-    config: Config, calibration: Calibration | None = None, expect: int | None = 3
+    config: Config,
+    calibration: Calibration | None = None,
+    expect: int | None = 3,
+    *,
+    reader: TrayReader | None = None,
+    folder: Path | None = None,
 ) -> ThrowWatcher:
     """The settle watcher over the real dice reader (which learns the die size from the dice it
     reads when the calibration gives none), asking for `expect` dice (the game in play's:
     Hazard throws two), tuned by the [vision] section. `azar-kiosk watch` builds the same, so
-    a recording is read exactly as the camera is."""
+    a recording is read exactly as the camera is.
+
+    reader: the reader in use on this calibration (a new game asks for another number of dice:
+    what it has learnt of the tray is kept). folder: the calibration's directory, where what the
+    reader learns of the tray's faces is kept across restarts (vision/tray_faces.py)."""
     from vision.reader import TrayReader
     from vision.settle import SettleConfig, ThrowWatcher
 
     settle = SettleConfig(still_for=config.vision.settle_seconds, votes=config.vision.votes)
-    return ThrowWatcher(TrayReader(calibration, expect), settle, calibration)
+    if reader is not None and reader.calibration is not None and calibration is not None:
+        return ThrowWatcher(reader.expecting(expect), settle, calibration)
+    if folder is None or calibration is None:
+        return ThrowWatcher(TrayReader(calibration, expect), settle, calibration)
+    from vision.tray_faces import load_faces, save_faces
+
+    def keep(faces: TrayFaces) -> None:
+        try:
+            save_faces(folder, faces)
+            log.info("the tray's flat faces are learnt and kept in %s", folder)
+        except OSError as error:  # a full or read-only card: learnt again after a restart
+            log.warning("cannot keep what was learnt of the tray's faces: %s", error)
+
+    reader = TrayReader(calibration, expect, faces=load_faces(folder), on_learnt=keep)
+    return ThrowWatcher(reader, settle, calibration)
 
 
 def one_frame_reader(calibration: Calibration | None) -> Callable[[np.ndarray], Roll]:

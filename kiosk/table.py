@@ -188,7 +188,9 @@ class Kiosk:
         log.info("tray calibrated and saved in %s", self.data_dir)
         self.uncalibrated = False
         self.calibration = calibration
-        self.worker.watcher = build_watcher(self.config, calibration, self.dice)
+        self.worker.watcher = build_watcher(
+            self.config, calibration, self.dice, folder=self.data_dir
+        )
         self.worker.read_now = one_frame_reader(calibration)
         return self.tr("Calibrated.")
 
@@ -214,7 +216,9 @@ class Kiosk:
             return
         self.dice = dice
         if self.worker is not None and hasattr(self.worker, "watcher"):
-            self.worker.watcher = build_watcher(self.config, self.calibration, dice)
+            reader = getattr(self.worker.watcher, "reader", None)  # what it learnt is kept
+            kept = reader if hasattr(reader, "expecting") else None
+            self.worker.watcher = build_watcher(self.config, self.calibration, dice, reader=kept)
 
     def throw_dice(self) -> bool:
         """Demo mode: throw the simulated tray's dice, on a thread of its own (simulating a

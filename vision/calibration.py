@@ -21,6 +21,7 @@ import numpy as np
 
 FILE = "calibration.json"
 EMPTY_FILE = "empty.png"
+FACES_FILE = "tray-faces.json"  # what the reader learnt on this calibration (tray_faces.py)
 VERSION = 1
 
 
@@ -61,11 +62,12 @@ class Calibration:
             ok, png = cv2.imencode(".png", self.empty)
             if not ok:
                 raise CalibrationError("the empty-tray frame could not be encoded as PNG")
-            _write_atomically(folder / EMPTY_FILE, png.tobytes())
+            write_atomically(folder / EMPTY_FILE, png.tobytes())
             record["empty"] = EMPTY_FILE
             record["frame_size"] = [int(self.empty.shape[1]), int(self.empty.shape[0])]
         path = folder / FILE
-        _write_atomically(path, (json.dumps(record, indent=2) + "\n").encode("utf-8"))
+        write_atomically(path, (json.dumps(record, indent=2) + "\n").encode("utf-8"))
+        (folder / FACES_FILE).unlink(missing_ok=True)  # learnt on the old calibration
         return path
 
     @classmethod
@@ -121,7 +123,7 @@ def _die_size(value: object, path: Path) -> float | None:
     return float(value)
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes) -> None:
     """Write the file whole or not at all: a temporary file, flushed to disk, then renamed."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from collections.abc import Callable
+from copy import copy
 from dataclasses import replace
 from functools import lru_cache
 
@@ -31,6 +33,7 @@ from vision.judge import judge_dice, judge_roll
 from vision.params import PARAMS, Params
 from vision.reading import RerollReason, Roll
 from vision.strays import missed_dice
+from vision.tray_faces import TrayFaces
 from vision.types import DieVerdict
 
 log = logging.getLogger(__name__)
@@ -121,8 +124,9 @@ class TrayReader:
     """read_roll() as the kiosk runs it, frame after frame, on its calibrated tray.
 
     A calibration made from the empty tray alone gives no die size; the size is then learnt from
-    the dice read `ok` (the median top face of the last LEARN_DICE) and fixes the finder's scale
-    from then on. A calibration that gives a size keeps it; single photos learn nothing.
+    the dice read (the median top face of the last LEARN_DICE; a die is read when both readings
+    agree on it, also in a roll refused for another die) and fixes the finder's scale from
+    then on. A calibration that gives a size keeps it; single photos learn nothing.
     Once the first LEARN_DICE dice are read, each face is held to the median of the last
     LEARN_DICE faces read (`JudgeParams.top_face`: a face not of a flat top's size is a leaning
     die), the window widened to SPREAD robust deviations of those first dice's faces where
@@ -132,20 +136,54 @@ class TrayReader:
     refused (it may lean there, and no face is yet held to a size); after, only where the window
     learnt is narrow enough to show a lean (`JudgeParams.wall_window`: black dice, whose faces
     take in their sides, measure too loosely, and at the wall are always refused).
+
+    faces: what an earlier run learnt on this calibration (tray_faces.py), taken as learnt;
+    on_learnt: called once with what this one learns, when it has (the kiosk keeps it).
     """
 
     def __init__(
-        self, calibration: Calibration | None, expect: int | None = 3, params: Params = PARAMS
+        self,
+        calibration: Calibration | None,
+        expect: int | None = 3,
+        params: Params = PARAMS,
+        faces: TrayFaces | None = None,
+        on_learnt: Callable[[TrayFaces], None] | None = None,
     ) -> None:
         self.calibration = calibration
         self.expect = expect
-        self._learn = (
-            calibration is not None and calibration.die_size is None and calibration.of_tray
-        )
+        self.on_learnt = on_learnt
+        of_tray = calibration is not None and calibration.of_tray
+        self._learn = of_tray and calibration is not None and calibration.die_size is None
         self._sizes: deque[float] = deque(maxlen=LEARN_DICE)
         self._first: list[float] | None = []  # faces read before the window applies
-        of_tray = calibration is not None and calibration.of_tray
         self.params = _at_wall(params, False) if of_tray else params
+        if of_tray and faces is not None:
+            self._sizes.extend(faces.sizes)
+            self._first = None
+            judge = replace(self.params.judge, top_face=faces.window)
+            self.params = _at_wall(replace(self.params, judge=judge), faces.wall_reads)
+            self._learnt_size()
+
+    @property
+    def faces(self) -> TrayFaces | None:
+        """What this reader has learnt of the tray's faces (None while it is learning)."""
+        if self._first is not None or not self._sizes:
+            return None
+        judge = self.params.judge
+        return TrayFaces(tuple(self._sizes), judge.top_face, judge.wall_reads)
+
+    def expecting(self, expect: int | None) -> TrayReader:
+        """This reader, what it has learnt and is learning kept, asking for `expect` dice."""
+        other = copy(self)
+        other.expect = expect
+        other._sizes = deque(self._sizes, maxlen=LEARN_DICE)
+        other._first = None if self._first is None else list(self._first)
+        return other
+
+    def _learnt_size(self) -> None:
+        if self._learn and self._sizes:
+            median = round(float(np.median(self._sizes)), 1)
+            self.calibration = replace(self.calibration, die_size=median)
 
     @property
     def face_size(self) -> float | None:
@@ -162,13 +200,11 @@ class TrayReader:
             params=self.params,
             face_size=self.face_size,
         )
-        if not roll.ok or self.calibration is None or not self.calibration.of_tray:
+        if self.calibration is None or not self.calibration.of_tray:
             return roll
-        sizes = [die.size for die in roll.dice]
+        sizes = [die.size for die in roll.dice]  # read by both, if not all the roll's
         self._sizes.extend(sizes)
-        if self._learn:
-            median = round(float(np.median(self._sizes)), 1)
-            self.calibration = replace(self.calibration, die_size=median)
+        self._learnt_size()
         if self._first is not None:
             self._first.extend(sizes)
             if len(self._first) >= LEARN_DICE:
@@ -178,6 +214,8 @@ class TrayReader:
                 least, most = widened.judge.wall_window
                 self.params = _at_wall(widened, least <= low and high <= most)
                 self._first = None
+                if self.on_learnt is not None and self.faces is not None:
+                    self.on_learnt(self.faces)
         return roll
 
 

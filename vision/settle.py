@@ -276,6 +276,11 @@ class ThrowWatcher:
         self._last_roll: Roll | None = None
 
     @property
+    def reader(self) -> Callable[[np.ndarray], Roll]:
+        """The reader each settled frame is read by (the kiosk's TrayReader)."""
+        return self._read
+
+    @property
     def state(self) -> SettleState:
         return self.detector.state
 

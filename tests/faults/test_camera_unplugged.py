@@ -18,7 +18,7 @@ from kiosk.reading import build_watcher
 from kiosk.rules.variants import find_variant
 from kiosk.worker import VisionWorker
 
-from .conftest import PictureClock, calibrated, headless_kiosk
+from .conftest import PictureClock, calibrated, headless_kiosk, learn_faces
 
 LOST = "Camera lost: enter the dice with the buttons."
 
@@ -92,11 +92,14 @@ def test_camera_pulled_mid_game_then_put_back(tmp_path, drawn, caplog) -> None:
     clock = PictureClock()
     tray = SimulatedTray((640, 360), die_size=45, seed=7, clock=clock)
     cable = Cable(tray, clock)
+    learnt = tmp_path / "calibration"  # a kiosk that has run a while: the wall is read
+    learnt.mkdir()
+    learn_faces((640, 360), 45, learnt)
     kiosk = headless_kiosk(tmp_path, None, clock)
     worker = VisionWorker(
         cable,
         kiosk.events,
-        build_watcher(load_config(None), calibrated(tray)),
+        build_watcher(load_config(None), calibrated(tray), folder=learnt),
         reconnect_seconds=0.1,
     )
     kiosk.worker, kiosk.camera_ok = worker, True

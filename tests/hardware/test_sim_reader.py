@@ -6,6 +6,7 @@ wrong sum, and it must refuse every cocked, outside or stacked die.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from hardware.sim import Hazard, SimulatedTray
@@ -256,3 +257,23 @@ def test_the_wall_is_read_once_flat_faces_measure_closely_enough(colours, reads_
             break
     assert read.face_size is not None, "the window was not learnt in 40 throws"
     assert read.params.judge.wall_reads is reads_wall
+
+
+def test_what_the_reader_learns_is_handed_over_once_and_a_restart_starts_from_it() -> None:
+    """The kiosk keeps the faces learnt beside its calibration (vision/tray_faces.py): a reader
+    started from them reads dice at the wall from its first throw."""
+    tray, clock, calibration = make_rig(seed=3)
+    told = []
+    read = reader.TrayReader(calibration, on_learnt=told.append)
+    for _ in range(40):
+        read(settled_frame(tray, clock))
+        if read.faces is not None:
+            break
+    assert told == [read.faces]
+    for _ in range(3):
+        read(settled_frame(tray, clock))
+    assert len(told) == 1
+    restarted = reader.TrayReader(calibration, faces=told[0])
+    assert restarted.params.judge.wall_reads
+    assert restarted.params.judge.top_face == read.params.judge.top_face
+    assert restarted.face_size == pytest.approx(float(np.median(told[0].sizes)))

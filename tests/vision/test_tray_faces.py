@@ -1,0 +1,90 @@
+"""What the kiosk's reader learnt of its tray's faces, kept beside the calibration."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+
+from kiosk.config import load_config
+from kiosk.reading import build_watcher
+from vision.calibration import FACES_FILE, Calibration
+from vision.reader import TrayReader
+from vision.tray_faces import TrayFaces, load_faces, save_faces
+
+LEARNT = TrayFaces(sizes=(61.8, 62.4, 62.0), window=(0.96, 1.1), wall_reads=True)
+
+
+def _calibration() -> Calibration:
+    tray = np.array([[10, 10], [300, 10], [300, 200], [10, 200]], np.int32)
+    return Calibration(tray, None, np.full((240, 320, 3), 90, np.uint8))
+
+
+def test_faces_kept_are_the_faces_learnt(tmp_path):
+    save_faces(tmp_path, LEARNT)
+    assert load_faces(tmp_path) == LEARNT
+
+
+def test_nothing_kept_is_learnt_again(tmp_path):
+    assert load_faces(tmp_path) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{not json",
+        '{"version": 1, "sizes": [], "window": [0.96, 1.1], "wall_reads": true}',
+        '{"version": 1, "sizes": [62.0], "window": [1.2, 1.3], "wall_reads": true}',
+        '{"version": 1, "sizes": ["62"], "window": [0.96, 1.1], "wall_reads": true}',
+        '{"version": 1, "sizes": [62.0], "window": [0.96, 1.1], "wall_reads": "yes"}',
+        '{"version": 9, "sizes": [62.0], "window": [0.96, 1.1], "wall_reads": true}',
+        "[]",
+    ],
+)
+def test_a_damaged_file_is_learnt_again_and_said_so(tmp_path, caplog, text):
+    (tmp_path / FACES_FILE).write_text(text, encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        assert load_faces(tmp_path) is None
+    assert "learnt again" in caplog.text
+
+
+def test_a_new_calibration_forgets_the_faces_learnt_on_the_old(tmp_path):
+    save_faces(tmp_path, LEARNT)
+    _calibration().save(tmp_path)
+    assert load_faces(tmp_path) is None
+
+
+def test_a_reader_given_faces_starts_learnt():
+    fresh = TrayReader(_calibration())
+    assert fresh.faces is None and fresh.face_size is None
+    assert not fresh.params.judge.wall_reads  # the wall refused until the faces are learnt
+    told = TrayReader(_calibration(), faces=LEARNT)
+    assert told.faces == LEARNT
+    assert told.face_size == pytest.approx(62.0)
+    assert told.calibration.die_size == pytest.approx(62.0)  # the finder's scale, too
+    assert told.params.judge.wall_reads
+    loose = TrayFaces(LEARNT.sizes, (0.8, 1.2), False)
+    assert not TrayReader(_calibration(), faces=loose).params.judge.wall_reads
+
+
+def test_a_single_photo_reader_takes_no_tray_faces():
+    assert TrayReader(None, faces=LEARNT).faces is None
+
+
+def test_another_number_of_dice_keeps_what_the_reader_learnt():
+    reader = TrayReader(_calibration(), faces=LEARNT)
+    two = reader.expecting(2)
+    assert two.expect == 2 and reader.expect == 3
+    assert two.faces == LEARNT and two.calibration == reader.calibration
+
+
+def test_the_kiosk_reader_starts_from_the_faces_kept_with_its_calibration(tmp_path):
+    calibration = _calibration()
+    calibration.save(tmp_path)
+    assert build_watcher(load_config(None), calibration, folder=tmp_path).reader.faces is None
+    save_faces(tmp_path, LEARNT)
+    watcher = build_watcher(load_config(None), calibration, folder=tmp_path)
+    assert watcher.reader.faces == LEARNT
+    kept = build_watcher(load_config(None), calibration, 2, reader=watcher.reader)
+    assert kept.reader.faces == LEARNT and kept.reader.expect == 2

@@ -1,0 +1,79 @@
+"""What the kiosk's reader learnt of its tray's flat top faces, kept beside the calibration.
+
+`TrayReader` learns the size of a flat die's top face and how closely this camera measures it
+from the first 30 dice it reads; until then it refuses every die at the tray's wall. Kept in
+`tray-faces.json` in the calibration's directory, that knowledge survives a restart, and a new
+calibration (`Calibration.save`) deletes it. A missing or damaged file is learnt again, never
+an error: `load_faces` returns None and says why in the log.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.calibration import FACES_FILE, write_atomically
+
+log = logging.getLogger(__name__)
+VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class TrayFaces:
+    """sizes: the last top faces read (px, newest last); window: the face a die may show, as
+    times their median (JudgeParams.top_face, as learnt); wall_reads: whether that window is
+    narrow enough to read dice at the wall (JudgeParams.wall_reads)."""
+
+    sizes: tuple[float, ...]
+    window: tuple[float, float]
+    wall_reads: bool
+
+
+def save_faces(directory: str | os.PathLike[str], faces: TrayFaces) -> Path:
+    """Write `faces` into the calibration's directory, whole or not at all."""
+    path = Path(directory) / FACES_FILE
+    record = {
+        "version": VERSION,
+        "sizes": [round(float(s), 2) for s in faces.sizes],
+        "window": [float(faces.window[0]), float(faces.window[1])],
+        "wall_reads": bool(faces.wall_reads),
+    }
+    write_atomically(path, (json.dumps(record) + "\n").encode("utf-8"))
+    return path
+
+
+def load_faces(directory: str | os.PathLike[str]) -> TrayFaces | None:
+    """The faces saved in `directory`, or None (nothing saved, or a file that does not hold
+    them: logged, and learnt again)."""
+    path = Path(directory) / FACES_FILE
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        log.warning("%s cannot be read (%s): the tray's faces are learnt again", path, error)
+        return None
+    faces = _faces(record)
+    if faces is None:
+        log.warning("%s does not hold a tray's faces: they are learnt again", path)
+    return faces
+
+
+def _faces(record: object) -> TrayFaces | None:
+    if not isinstance(record, dict) or record.get("version") != VERSION:
+        return None
+    sizes, window, wall = record.get("sizes"), record.get("window"), record.get("wall_reads")
+    if not isinstance(sizes, list) or not sizes or not isinstance(window, list):
+        return None
+    numbers = [*sizes, *window]
+    if any(isinstance(v, bool) or not isinstance(v, int | float) for v in numbers):
+        return None
+    if not all(math.isfinite(v) and v > 0 for v in numbers) or len(window) != 2:
+        return None
+    if not window[0] <= 1.0 <= window[1] or not isinstance(wall, bool):
+        return None
+    return TrayFaces(tuple(float(s) for s in sizes), (float(window[0]), float(window[1])), wall)
