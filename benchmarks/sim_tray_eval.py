@@ -1,8 +1,10 @@
 """How the real dice reader does on the simulated tray's settled frames (prints figures).
 
     .venv/bin/python benchmarks/sim_tray_eval.py [throws] [seed] [die colour] [pip colour]
+        [WxH:DIE]
 
-(colours as "#rrggbb"; the default is the demo's ivory die with black pips)
+(colours as "#rrggbb"; the default is the demo's ivory die with black pips; WxH:DIE a tray
+seen at another resolution with dice DIE px wide, e.g. 640x360:45, a cramped tray)
 
 Counts, over ordinary throws and each hazard: ok and right, reroll (by reason), ok but wrong.
 The reader is the kiosk's (vision.reader.TrayReader: calibrated from the empty tray, the die
@@ -26,9 +28,22 @@ from vision.debug import annotate
 from vision.reader import TrayReader, inspect
 
 
-def main(throws: int = 200, seed: int = 1, die: str = "#efe8d8", pip: str = "#1c1814") -> int:
+def main(
+    throws: int = 200,
+    seed: int = 1,
+    die: str = "#efe8d8",
+    pip: str = "#1c1814",
+    view: str | None = None,
+) -> int:
     clock = [0.0]
-    tray = SimulatedTray(seed=seed, clock=lambda: clock[0], die_colour=die, pip_colour=pip)
+    look = {"clock": lambda: clock[0], "die_colour": die, "pip_colour": pip}
+    if view:
+        size, _, side = view.partition(":")
+        width, height = (int(v) for v in size.split("x"))
+        look["die_size"] = float(side) if side else 0.075 * height
+        tray = SimulatedTray((width, height), seed=seed, **look)
+    else:
+        tray = SimulatedTray(seed=seed, **look)
     tray.open()
     # calibrated from the empty tray, as staff do; the die size is learnt as the kiosk learns it
     read = TrayReader(Calibration(tray.tray_polygon, None, tray.empty_frame()))
@@ -99,4 +114,4 @@ def main(throws: int = 200, seed: int = 1, die: str = "#efe8d8", pip: str = "#1c
 
 if __name__ == "__main__":
     numbers = [int(a) for a in sys.argv[1:3]]
-    sys.exit(main(*numbers, *sys.argv[3:5]))
+    sys.exit(main(*numbers, *sys.argv[3:6]))
