@@ -30,6 +30,7 @@ def build_watcher(
     *,
     reader: TrayReader | None = None,
     folder: Path | None = None,
+    keep: bool = True,
 ) -> ThrowWatcher:
     """The settle watcher over the real dice reader (which learns the die size from the dice it
     reads when the calibration gives none), asking for `expect` dice (the game in play's:
@@ -38,7 +39,9 @@ def build_watcher(
 
     reader: the reader in use on this calibration (a new game asks for another number of dice:
     what it has learnt of the tray is kept). folder: the calibration's directory, where what the
-    reader learns of the tray's faces is kept across restarts (vision/tray_faces.py)."""
+    reader learns of the tray's faces is kept across restarts (vision/tray_faces.py); with
+    `keep` False it is only read from there (`watch` reads as the kiosk would, and writes
+    nothing into its data)."""
     from vision.reader import TrayReader
     from vision.settle import SettleConfig, ThrowWatcher
 
@@ -49,14 +52,15 @@ def build_watcher(
         return ThrowWatcher(TrayReader(calibration, expect), settle, calibration)
     from vision.tray_faces import load_faces, save_faces
 
-    def keep(faces: TrayFaces) -> None:
+    def save(faces: TrayFaces) -> None:
         try:
             save_faces(folder, faces)
             log.info("the tray's flat faces are learnt and kept in %s", folder)
         except OSError as error:  # a full or read-only card: learnt again after a restart
             log.warning("cannot keep what was learnt of the tray's faces: %s", error)
 
-    reader = TrayReader(calibration, expect, faces=load_faces(folder), on_learnt=keep)
+    learnt = load_faces(folder)
+    reader = TrayReader(calibration, expect, faces=learnt, on_learnt=save if keep else None)
     return ThrowWatcher(reader, settle, calibration)
 
 

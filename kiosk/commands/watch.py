@@ -110,12 +110,18 @@ def frames(source: Path, fps: float) -> Iterator[tuple[int, float, object]]:
         capture.release()
 
 
+def _folder(path: Path) -> Path:
+    """The calibration's directory (given it or its calibration.json): the kiosk keeps what
+    its reader learnt of the tray's faces there too, and `watch` reads with it."""
+    return path.parent if path.is_file() else path
+
+
 def _calibration(path: Path | None):
     from vision.calibration import Calibration, CalibrationError
 
     if path is None:
         return None
-    folder = path.parent if path.is_file() else path
+    folder = _folder(path)
     try:
         calibration = Calibration.load(folder)
     except CalibrationError as error:
@@ -138,7 +144,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         calibration = _calibration(args.calibration)
-        watcher = build_watcher(config, calibration, expect=args.expect)
+        folder = None if args.calibration is None else _folder(args.calibration)
+        watcher = build_watcher(config, calibration, args.expect, folder=folder, keep=False)
         for index, t, frame in frames(args.source, args.fps):
             roll = watcher.update(frame, t)
             if roll is None:

@@ -121,3 +121,26 @@ def test_watch_says_why_it_cannot_read_a_source(tmp_path, capsys) -> None:
     junk.write_bytes(b"\0" * 1000)
     assert main(["watch", str(junk)]) == 1
     assert "cannot watch" in capsys.readouterr().err
+
+
+def test_watch_reads_with_what_the_kiosk_learnt_and_writes_nothing(recording, capsys) -> None:
+    """The kiosk keeps what its reader learnt of the tray's faces beside the calibration
+    (vision/tray_faces.py): `watch` reads with it, as the kiosk would, and never writes it."""
+    from vision.calibration import FACES_FILE
+    from vision.tray_faces import TrayFaces, save_faces
+
+    video, calibration, thrown = recording
+    assert main(["watch", str(video), "--json", "--calibration", str(calibration)]) == 0
+    capsys.readouterr()
+    assert not (calibration / FACES_FILE).exists()  # learnt while watching, not kept
+    tiny = TrayFaces(sizes=(10.0,) * 30, window=(0.96, 1.1), wall_reads=True)
+    save_faces(calibration, tiny)  # faces a fifth of these dice's: no flat die fits them
+    kept = (calibration / FACES_FILE).read_bytes()
+    try:
+        assert main(["watch", str(video), "--json", "--calibration", str(calibration)]) == 0
+        lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert len(lines) == len(thrown)
+        assert all(line["status"] == "reroll" for line in lines)
+        assert (calibration / FACES_FILE).read_bytes() == kept
+    finally:
+        (calibration / FACES_FILE).unlink()
