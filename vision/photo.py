@@ -6,9 +6,9 @@ means a leaning die. This module is the one place that knows the difference: `is
 which case a read is in, and `leaning_limits` gives the face aspect and pip-layout stretch above
 which a die leans, and `one_die_twice` refuses the one case those looser limits open up: the
 top and the side of one die leaning near 45 degrees, both foreshortened, read as two flat dice
-edge to edge; `pipless` leaves out what the finder took for a die where no pip lies and the
-classifier sees no face (on the kiosk's tray, the empty tray tells dice from clutter). The
-kiosk's calibrated path takes none of these.
+edge to edge; `pipless` leaves out what only the pip reading takes for a die (the classifier
+surely sees no face, and the finder is unsure or no pip lies there; on the kiosk's tray, the
+empty tray tells dice from clutter). The kiosk's calibrated path takes none of these.
 """
 
 from __future__ import annotations
@@ -55,25 +55,33 @@ def one_die_twice(verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVer
 
 
 def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVerdict]:
-    """A candidate refused with no pip-like spot on its face nor anywhere in its box, that the
-    classifier surely takes for no die face, is left out as clutter (a shoe, a chair leg): every
-    face of a die has pips, and a leaning die shows at least one face. In the kiosk a die is
-    told from clutter by the empty tray; a hand-held photo has none."""
+    """Candidates refused that only the pip reading takes for a die are left out as clutter:
+    the classifier surely sees no face there, and either the finder is unsure of them too (a
+    speck on a light box read as a lone pip, a shoe's eyelets as a 2: spots fit a layout by
+    chance, and neither learned model sees a die), or, the finder sure, no pip-like spot lies
+    on the face nor anywhere in the box (a shoe, a chair leg: every face of a die has pips, and
+    a leaning die shows at least one face). In the kiosk a die is told from clutter by the
+    empty tray; a hand-held photo has none."""
     out = []
     for v in verdicts:
         r, g = v.pips, v.guess
-        bare = (
+        no_face = (
             v.counts
             and v.die is None
             and r is not None
-            and r.value is None
-            and r.spots == 0
-            and r.reason is RerollReason.UNREADABLE
             and g is not None
             and g.value is None
             and g.p >= p.classify.none
         )
-        if bare and len(box_spots(frame, v.candidate, p.pips)[0]) == 0:
+        if no_face and v.candidate.p_die < p.judge.sure_die:
+            v = DieVerdict(v.candidate, r, g, None, None, "only spots, no face: not a die", False)
+        elif (
+            no_face
+            and r.value is None
+            and r.spots == 0
+            and r.reason is RerollReason.UNREADABLE
+            and len(box_spots(frame, v.candidate, p.pips)[0]) == 0
+        ):
             v = DieVerdict(v.candidate, r, g, None, None, "no pips, no face: not a die", False)
         out.append(v)
     return out

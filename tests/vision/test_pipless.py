@@ -1,5 +1,6 @@
-"""photo.pipless: in a single photo, a candidate with no pip on it or near it that the
-classifier takes for no face is clutter; anything with pips stays a die to be refused."""
+"""photo.pipless: in a single photo, a candidate the classifier surely takes for no face is
+clutter where the finder is unsure of it too, whatever spots the pip reading fitted, or where no
+pip lies on it or near it; anything else stays a die to be refused."""
 
 from __future__ import annotations
 
@@ -50,3 +51,23 @@ def test_a_face_the_classifier_sees_is_kept():
 def test_spots_found_on_the_face_keep_it():
     (verdict,) = pipless(_plain_block(), [_refused((160.0, 120.0), NO_FACE, spots=3)], PARAMS)
     assert verdict.counts
+
+
+def _spots_read(p_die: float, guess: FaceGuess) -> DieVerdict:
+    """Two spots that fit a 2 (a shoe's eyelets), the classifier seeing no flat face."""
+    pips = PipReading(2, 0.9, None, None, "", 2, ((150.0, 110.0), (170.0, 130.0)))
+    why = "pips read 2; not a flat top face"
+    return DieVerdict(
+        Candidate((160.0, 120.0), 50.0, p_die), pips, guess, None, RerollReason.COCKED, why
+    )
+
+
+def test_spots_only_the_pip_reading_takes_for_a_die_are_left_out():
+    (verdict,) = pipless(_plain_block(), [_spots_read(0.38, NO_FACE)], PARAMS)
+    assert not verdict.counts and verdict.reason is None
+
+
+def test_spots_the_finder_or_the_classifier_takes_for_a_die_stay_refused():
+    for p_die, guess in ((0.9, NO_FACE), (0.38, FaceGuess(None, 0.6, 0.4))):
+        (verdict,) = pipless(_plain_block(), [_spots_read(p_die, guess)], PARAMS)
+        assert verdict.counts and verdict.reason is RerollReason.COCKED
