@@ -179,6 +179,12 @@ class PhotoParams:
     cocked_stretch: float = 1.8
     edge_to_edge: float = 1.2  # two foreshortened faces closer than this (face sides) lie edge
     # to edge: maybe the top and the side of one leaning die (geometry)
+    sure_die: float = 0.5  # a mark the finder is less sure of, with no face to the classifier,
+    # is clutter whatever spots the pip reading fits (photo.pipless). Chosen: judge.sure_die's
+    # value, where a die is what the finder is sure of. tune_reader.py --errata, development
+    # images exactly right at 0.5/0.6/0.7/0.8: 166/178/183/183, none wrong; but above it a
+    # real die the classifier has never seen the like of (leaning, on leather, through glass)
+    # and surely takes for no face would be left out of the answer, not refused
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,7 +73,7 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
             and g.value is None
             and g.p >= p.classify.none
         )
-        if no_face and v.candidate.p_die < p.judge.sure_die:
+        if no_face and v.candidate.p_die < p.photo.sure_die:
             v = DieVerdict(v.candidate, r, g, None, None, "only spots, no face: not a die", False)
         elif (
             no_face
