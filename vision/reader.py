@@ -31,7 +31,7 @@ from vision.face import read_pips
 from vision.image import frame_problem
 from vision.judge import judge_dice, judge_roll
 from vision.params import PARAMS, Params
-from vision.reading import RerollReason, Roll
+from vision.reading import Die, RerollReason, Roll
 from vision.strays import missed_dice
 from vision.tray_faces import TrayFaces
 from vision.types import DieVerdict
@@ -118,6 +118,7 @@ def read_roll(
 
 LEARN_DICE = 30  # a learnt die size is the median top face of the last this many dice read
 SPREAD = 4.0  # ...and a face found within this many deviations of the faces measured is flat
+SAME = 0.5  # a die within this many die sizes of one of its value last learnt from is that die
 
 
 class TrayReader:
@@ -156,6 +157,7 @@ class TrayReader:
         self._learn = of_tray and calibration is not None and calibration.die_size is None
         self._sizes: deque[float] = deque(maxlen=LEARN_DICE)
         self._first: list[float] | None = []  # faces read before the window applies
+        self._last: tuple[Die, ...] = ()  # the dice last learnt from
         self.params = _at_wall(params, False) if of_tray else params
         if of_tray and faces is not None:
             self._sizes.extend(faces.sizes)
@@ -180,6 +182,21 @@ class TrayReader:
         other._first = None if self._first is None else list(self._first)
         return other
 
+    def _seen(self, dice: tuple[Die, ...]) -> bool:
+        """Are these the dice last learnt from, still at rest (the kiosk reads each rest several
+        times before its vote: the same dice measured again teach nothing new, and counted
+        again would make the faces look more alike than they are)?"""
+        if not dice or len(dice) != len(self._last):
+            return False
+        return all(
+            any(
+                d.value == e.value
+                and np.hypot(d.center[0] - e.center[0], d.center[1] - e.center[1]) < SAME * e.size
+                for e in self._last
+            )
+            for d in dice
+        )
+
     def _learnt_size(self) -> None:
         if self._learn and self._sizes:
             median = round(float(np.median(self._sizes)), 1)
@@ -200,8 +217,9 @@ class TrayReader:
             params=self.params,
             face_size=self.face_size,
         )
-        if self.calibration is None or not self.calibration.of_tray:
+        if self.calibration is None or not self.calibration.of_tray or self._seen(roll.dice):
             return roll
+        self._last = roll.dice
         sizes = [die.size for die in roll.dice]  # read by both, if not all the roll's
         self._sizes.extend(sizes)
         self._learnt_size()

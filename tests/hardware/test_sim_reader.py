@@ -277,3 +277,21 @@ def test_what_the_reader_learns_is_handed_over_once_and_a_restart_starts_from_it
     assert restarted.params.judge.wall_reads
     assert restarted.params.judge.top_face == read.params.judge.top_face
     assert restarted.face_size == pytest.approx(float(np.median(told[0].sizes)))
+
+
+def test_a_rest_read_again_and_again_is_learnt_from_once() -> None:
+    """The kiosk reads each rest several times before its vote: the same dice measured again
+    must not count again, or a few throws would make the faces look more alike than they are
+    (and black dice's loose faces pass for exact ones)."""
+    tray, clock, calibration = make_rig(seed=3)
+    once, again = reader.TrayReader(calibration), reader.TrayReader(calibration)
+    for _ in range(40):
+        once(settled_frame(tray, clock))
+        for _ in range(3):  # the same rest, another picture of it (new sensor noise)
+            again(tray.read().image)
+        assert (once.faces is None) == (again.faces is None)
+        if once.faces is not None:
+            break
+    assert once.faces is not None and again.faces is not None
+    assert len(again.faces.sizes) == len(once.faces.sizes)  # as many dice, each once
+    assert again.faces.window == pytest.approx(once.faces.window, abs=0.005)
