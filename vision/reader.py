@@ -31,10 +31,11 @@ from vision.face import read_pips
 from vision.image import frame_problem
 from vision.judge import judge_dice, judge_roll
 from vision.params import PARAMS, Params
-from vision.reading import Die, RerollReason, Roll
+from vision.reading import RerollReason, Roll
 from vision.strays import missed_dice
 from vision.tray_faces import TrayFaces
 from vision.types import DieVerdict
+from vision.vote import same_dice
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +119,8 @@ def read_roll(
 
 LEARN_DICE = 30  # a learnt die size is the median top face of the last this many dice read
 SPREAD = 4.0  # ...and a face found within this many deviations of the faces measured is flat
-SAME = 0.5  # a die within this many die sizes of one of its value last learnt from is that die
+SAME = 0.5  # dice read within this many die sizes of those last learnt from, with their values,
+# are that rest again (vote.same_dice)
 
 
 class TrayReader:
@@ -157,13 +159,12 @@ class TrayReader:
         self._learn = of_tray and calibration is not None and calibration.die_size is None
         self._sizes: deque[float] = deque(maxlen=LEARN_DICE)
         self._first: list[float] | None = []  # faces read before the window applies
-        self._last: tuple[Die, ...] = ()  # the dice last learnt from
+        self._last: Roll | None = None  # the roll last learnt from
         self.params = _at_wall(params, False) if of_tray else params
         if of_tray and faces is not None:
             self._sizes.extend(faces.sizes)
             self._first = None
-            judge = replace(self.params.judge, top_face=faces.window)
-            self.params = _at_wall(replace(self.params, judge=judge), faces.wall_reads)
+            self.params = _learnt(self.params, faces.window)
             self._learnt_size()
 
     @property
@@ -171,8 +172,7 @@ class TrayReader:
         """What this reader has learnt of the tray's faces (None while it is learning)."""
         if self._first is not None or not self._sizes:
             return None
-        judge = self.params.judge
-        return TrayFaces(tuple(self._sizes), judge.top_face, judge.wall_reads)
+        return TrayFaces(tuple(self._sizes), self.params.judge.top_face)
 
     def expecting(self, expect: int | None) -> TrayReader:
         """This reader, what it has learnt and is learning kept, asking for `expect` dice."""
@@ -182,20 +182,12 @@ class TrayReader:
         other._first = None if self._first is None else list(self._first)
         return other
 
-    def _seen(self, dice: tuple[Die, ...]) -> bool:
+    def _seen(self, roll: Roll) -> bool:
         """Are these the dice last learnt from, still at rest (the kiosk reads each rest several
         times before its vote: the same dice measured again teach nothing new, and counted
         again would make the faces look more alike than they are)?"""
-        if not dice or len(dice) != len(self._last):
-            return False
-        return all(
-            any(
-                d.value == e.value
-                and np.hypot(d.center[0] - e.center[0], d.center[1] - e.center[1]) < SAME * e.size
-                for e in self._last
-            )
-            for d in dice
-        )
+        last = self._last
+        return bool(roll.dice) and last is not None and same_dice(roll, last, SAME)
 
     def _learnt_size(self) -> None:
         if self._learn and self._sizes:
@@ -217,9 +209,9 @@ class TrayReader:
             params=self.params,
             face_size=self.face_size,
         )
-        if self.calibration is None or not self.calibration.of_tray or self._seen(roll.dice):
+        if self.calibration is None or not self.calibration.of_tray or self._seen(roll):
             return roll
-        self._last = roll.dice
+        self._last = roll
         sizes = [die.size for die in roll.dice]  # read by both, if not all the roll's
         self._sizes.extend(sizes)
         self._learnt_size()
@@ -227,13 +219,11 @@ class TrayReader:
             self._first.extend(sizes)
             if len(self._first) >= LEARN_DICE:
                 first = np.asarray(self._first)
-                widened = _widened(self.params, first / np.median(first))
-                low, high = widened.judge.top_face
-                least, most = widened.judge.wall_window
-                self.params = _at_wall(widened, least <= low and high <= most)
+                self.params = _learnt(_widened(self.params, first / np.median(first)))
                 self._first = None
-                if self.on_learnt is not None and self.faces is not None:
-                    self.on_learnt(self.faces)
+                learnt = self.faces
+                if self.on_learnt is not None and learnt is not None:
+                    self.on_learnt(learnt)
         return roll
 
 
@@ -244,6 +234,15 @@ def _widened(params: Params, ratios: np.ndarray) -> Params:
     low, high = params.judge.top_face
     window = (min(low, 1.0 - deviation), max(high, 1.0 + deviation))
     return replace(params, judge=replace(params.judge, top_face=window))
+
+
+def _learnt(params: Params, window: tuple[float, float] | None = None) -> Params:
+    """params holding faces to the learnt window (`window`, else theirs), and reading dice at
+    the wall only where it is narrow enough to show a lean (`JudgeParams.wall_window`)."""
+    low, high = window or params.judge.top_face
+    least, most = params.judge.wall_window
+    reads = least <= low and high <= most
+    return replace(params, judge=replace(params.judge, top_face=(low, high), wall_reads=reads))
 
 
 def _at_wall(params: Params, reads: bool) -> Params:

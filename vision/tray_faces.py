@@ -25,12 +25,11 @@ VERSION = 1
 @dataclass(frozen=True, slots=True)
 class TrayFaces:
     """sizes: the last top faces read (px, newest last); window: the face a die may show, as
-    times their median (JudgeParams.top_face, as learnt); wall_reads: whether that window is
-    narrow enough to read dice at the wall (JudgeParams.wall_reads)."""
+    times their median (JudgeParams.top_face, as learnt; whether dice at the wall are read
+    follows from it, `JudgeParams.wall_window`)."""
 
     sizes: tuple[float, ...]
     window: tuple[float, float]
-    wall_reads: bool
 
 
 def save_faces(directory: str | os.PathLike[str], faces: TrayFaces) -> Path:
@@ -40,7 +39,6 @@ def save_faces(directory: str | os.PathLike[str], faces: TrayFaces) -> Path:
         "version": VERSION,
         "sizes": [round(float(s), 2) for s in faces.sizes],
         "window": [float(faces.window[0]), float(faces.window[1])],
-        "wall_reads": bool(faces.wall_reads),
     }
     write_atomically(path, (json.dumps(record) + "\n").encode("utf-8"))
     return path
@@ -66,7 +64,7 @@ def load_faces(directory: str | os.PathLike[str]) -> TrayFaces | None:
 def _faces(record: object) -> TrayFaces | None:
     if not isinstance(record, dict) or record.get("version") != VERSION:
         return None
-    sizes, window, wall = record.get("sizes"), record.get("window"), record.get("wall_reads")
+    sizes, window = record.get("sizes"), record.get("window")
     if not isinstance(sizes, list) or not sizes or not isinstance(window, list):
         return None
     numbers = [*sizes, *window]
@@ -74,6 +72,6 @@ def _faces(record: object) -> TrayFaces | None:
         return None
     if not all(math.isfinite(v) and v > 0 for v in numbers) or len(window) != 2:
         return None
-    if not window[0] <= 1.0 <= window[1] or not isinstance(wall, bool):
+    if not window[0] <= 1.0 <= window[1]:
         return None
-    return TrayFaces(tuple(float(s) for s in sizes), (float(window[0]), float(window[1])), wall)
+    return TrayFaces(tuple(float(s) for s in sizes), (float(window[0]), float(window[1])))

@@ -13,7 +13,7 @@ from vision.calibration import FACES_FILE, Calibration
 from vision.reader import TrayReader
 from vision.tray_faces import TrayFaces, load_faces, save_faces
 
-LEARNT = TrayFaces(sizes=(61.8, 62.4, 62.0), window=(0.96, 1.1), wall_reads=True)
+LEARNT = TrayFaces(sizes=(61.8, 62.4, 62.0), window=(0.96, 1.1))
 
 
 def _calibration() -> Calibration:
@@ -34,11 +34,11 @@ def test_nothing_kept_is_learnt_again(tmp_path):
     "text",
     [
         "{not json",
-        '{"version": 1, "sizes": [], "window": [0.96, 1.1], "wall_reads": true}',
-        '{"version": 1, "sizes": [62.0], "window": [1.2, 1.3], "wall_reads": true}',
-        '{"version": 1, "sizes": ["62"], "window": [0.96, 1.1], "wall_reads": true}',
-        '{"version": 1, "sizes": [62.0], "window": [0.96, 1.1], "wall_reads": "yes"}',
-        '{"version": 9, "sizes": [62.0], "window": [0.96, 1.1], "wall_reads": true}',
+        '{"version": 1, "sizes": [], "window": [0.96, 1.1]}',
+        '{"version": 1, "sizes": [62.0], "window": [1.2, 1.3]}',
+        '{"version": 1, "sizes": ["62"], "window": [0.96, 1.1]}',
+        '{"version": 1, "sizes": [62.0], "window": [0.96, "1.1"]}',
+        '{"version": 9, "sizes": [62.0], "window": [0.96, 1.1]}',
         "[]",
     ],
 )
@@ -64,7 +64,7 @@ def test_a_reader_given_faces_starts_learnt():
     assert told.face_size == pytest.approx(62.0)
     assert told.calibration.die_size == pytest.approx(62.0)  # the finder's scale, too
     assert told.params.judge.wall_reads
-    loose = TrayFaces(LEARNT.sizes, (0.8, 1.2), False)
+    loose = TrayFaces(LEARNT.sizes, (0.8, 1.2))  # the wall follows from the window
     assert not TrayReader(_calibration(), faces=loose).params.judge.wall_reads
 
 

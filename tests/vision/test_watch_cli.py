@@ -133,7 +133,7 @@ def test_watch_reads_with_what_the_kiosk_learnt_and_writes_nothing(recording, ca
     assert main(["watch", str(video), "--json", "--calibration", str(calibration)]) == 0
     capsys.readouterr()
     assert not (calibration / FACES_FILE).exists()  # learnt while watching, not kept
-    tiny = TrayFaces(sizes=(10.0,) * 30, window=(0.96, 1.1), wall_reads=True)
+    tiny = TrayFaces(sizes=(10.0,) * 30, window=(0.96, 1.1))
     save_faces(calibration, tiny)  # faces a fifth of these dice's: no flat die fits them
     kept = (calibration / FACES_FILE).read_bytes()
     try:
