@@ -22,7 +22,7 @@ from kiosk.rules.variants import find_variant
 from kiosk.worker import CameraStatus, RollRead, VisionWorker
 from vision.reading import RerollReason
 
-from .conftest import PictureClock, calibrated, headless_kiosk
+from .conftest import PictureClock, calibrated, headless_kiosk, learn_faces
 from .test_camera_unplugged import camera_throw, run_until
 
 H, W = 360, 640
@@ -75,8 +75,12 @@ def test_garbage_frames_mean_throw_again_never_a_crash_or_a_throw(tmp_path) -> N
     clock = PictureClock()
     tray = SimulatedTray((W, H), die_size=45, seed=3, clock=clock)
     camera = BadCamera(tray, clock)
+    learnt = tmp_path / "calibration"  # a kiosk that has run a while: the wall is read
+    learnt.mkdir()
+    learn_faces((W, H), 45, learnt)
     kiosk = headless_kiosk(tmp_path, None, clock)
-    worker = VisionWorker(camera, kiosk.events, build_watcher(load_config(None), calibrated(tray)))
+    watcher = build_watcher(load_config(None), calibrated(tray), folder=learnt)
+    worker = VisionWorker(camera, kiosk.events, watcher)
     kiosk.worker, kiosk.camera_ok = worker, True
     seen: list = []
     dispatch = kiosk.dispatch
