@@ -2,7 +2,7 @@
 
 Die bodies found by colour fail where dice crowd, touch or match the tray; the net, trained on
 labelled photos and rendered dice (tools/train_dice_net.py), marks where top faces are centred
-and how large the die is, at two levels of a pyramid when the die size is not known. It runs
+and how large the die is, at three levels of a pyramid when the die size is not known. It runs
 with OpenCV's DNN module (no other runtime). Its answers are candidates: the reader still
 decides what is announced.
 """
@@ -23,7 +23,11 @@ STRIDE = 4  # frame pixels per cell of the net's maps
 ALIGN = 8  # the net's input sides must be multiples of this
 BAND = (10.0, 64.0)  # die sizes (pixels the net sees) it was trained to find, and trusted for
 LONG_SIDE = 1024  # the finest level sees at most this long a side (cost: about 0.7 Mpx)
-LEVEL_STEP = BAND[1] / BAND[0]  # each coarser level is this much smaller: the bands meet
+LEVELS = 3  # pyramid levels without a known die size: every size lies inside some level's
+# band, not only at its edge, where the net is weakest (two levels meeting at 64 px found 58%
+# of the 64-100 px dice of damiantab development photos, three 97%: benchmarks/eval_finder.py)
+LEVEL_STEP = (BAND[1] / BAND[0]) ** (1 / (LEVELS - 1))  # each coarser level this much smaller:
+# the coarsest sees dice as large as two levels did, and each band overlaps the next by half
 DIE_SIDE = 28.0  # with a known die size, the frame is scaled so a die is this wide (in BAND)
 MAX_CANDIDATES = 24  # at most this many answers a frame, whatever it shows
 _LOCK = threading.Lock()  # one cv2.dnn.Net is shared; it is not safe to run from two threads
@@ -67,7 +71,7 @@ def levels(shape: tuple[int, ...], die: float | None) -> list[float]:
     if die:
         return [DIE_SIDE / die]
     fine = min(1.0, LONG_SIDE / max(shape[:2]))
-    return [fine, fine / LEVEL_STEP]
+    return [fine / LEVEL_STEP**k for k in range(LEVELS)]
 
 
 def maps(frame: np.ndarray, scale: float) -> np.ndarray:
@@ -92,10 +96,11 @@ def find_dice(
 
     frame: BGR uint8 (h, w, 3). die: the expected die size in frame pixels (a calibration's):
     the frame is read once, scaled so dice are DIE_SIDE wide. Without it the frame is read at
-    two levels (`levels`), each trusted only for the die sizes of its band. A large candidate
+    three levels (`levels`), each trusted for the die sizes of its band; where two find the
+    same die, the surer answer stands (an echo, _merge). A large candidate
     with smaller ones on it is either a die and its pips or a group of dice: `is_face` (the
     face classifier's probability of a die's face in each box; by default vision.classify's)
-    tells which (see _merge). Cost: the net on at most about 1.1 times LONG_SIDE squared
+    tells which (see _merge). Cost: the net on at most about 1.2 times LONG_SIDE squared
     pixels, whatever the frame shows, and the classifier on the few large candidates.
     """
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:

@@ -157,6 +157,24 @@ def test_finds_held_out_byler_dice():
     assert extra <= 0.3 * labelled  # the face classifier turns these down (tests above)
 
 
+@pytest.mark.skipif(not DATA.is_dir(), reason="real photo sets not present")
+def test_finds_held_out_phone_dice_of_every_size_at_their_size():
+    """Phone photos the finder never trained on (damiantab-phone, held out): dice of 60 to
+    300 px, where a pyramid's levels meet as well as inside their bands, are marked at about
+    their size (half to twice the label's box), and hardly a pip of theirs is taken for a die."""
+    labelled = found = pips = 0
+    for path, boxes in held_out("damiantab-phone").items():
+        candidates = [c for c in find_dice(cv2.imread(str(path))) if c.p_die >= 0.5]
+        for x0, y0, x1, y1 in boxes:
+            side = np.sqrt((x1 - x0) * (y1 - y0))
+            inside = [c for c in candidates if x0 <= c.centre[0] <= x1 and y0 <= c.centre[1] <= y1]
+            labelled += 1
+            found += any(0.5 <= c.size / side <= 2.0 for c in inside)
+            pips += sum(c.size < 0.5 * side for c in inside)
+    assert found >= 0.9 * labelled, (found, labelled)
+    assert pips <= 0.15 * labelled, (pips, labelled)
+
+
 def test_a_missing_model_refuses_every_roll_and_says_so_once(monkeypatch, tmp_path, caplog):
     """Two readings must agree: with the finder's model gone, nothing is announced on the pips
     alone; the roll says why, and the log says it once, not on every frame."""
