@@ -185,6 +185,12 @@ class PhotoParams:
     # images exactly right at 0.5/0.6/0.7/0.8: 166/178/183/183, none wrong; but above it a
     # real die the classifier has never seen the like of (leaning, on leather, through glass)
     # and surely takes for no face would be left out of the answer, not refused
+    smaller: float = 0.5  # a mark this much smaller than every die both readings read in the
+    # photo, with no face to the classifier, is no die of the roll (photo.pipless): the dice
+    # read fix the photo's scale, as a calibration fixes the tray's. Geometry: one set's dice
+    # on one table differ by perspective alone; in the development photos a die's box measures
+    # at least 0.6 of the smallest other die read (matteop65's oblique webcam), the carpet's
+    # and the pips' marks left out 0.13-0.45 (damiantab)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,9 @@ which case a read is in, and `leaning_limits` gives the face aspect and pip-layo
 which a die leans, and `one_die_twice` refuses the one case those looser limits open up: the
 top and the side of one die leaning near 45 degrees, both foreshortened, read as two flat dice
 edge to edge; `pipless` leaves out what only the pip reading takes for a die (the classifier
-surely sees no face, and the finder is unsure or no pip lies there; on the kiosk's tray, the
-empty tray tells dice from clutter). The kiosk's calibrated path takes none of these.
+surely sees no face, and the finder is unsure, no pip lies there, or it is far smaller than
+the dice read; on the kiosk's tray, the empty tray tells dice from clutter and the calibration
+gives their size). The kiosk's calibrated path takes none of these.
 """
 
 from __future__ import annotations
@@ -60,8 +61,13 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
     speck on a light box read as a lone pip, a shoe's eyelets as a 2: spots fit a layout by
     chance, and neither learned model sees a die), or, the finder sure, no pip-like spot lies
     on the face nor anywhere in the box (a shoe, a chair leg: every face of a die has pips, and
-    a leaning die shows at least one face). In the kiosk a die is told from clutter by the
-    empty tray; a hand-held photo has none."""
+    a leaning die shows at least one face), or, whatever the finder says, it is less than
+    `photo.smaller` the size of every die both readings read in the photo (a carpet's tuft, a
+    pip of a large die: the dice read fix the scale of the dice on this table). In the kiosk a
+    die is told from clutter by the empty tray and its size by the calibration; a hand-held
+    photo has neither."""
+    read = [v.candidate.size for v in verdicts if v.die is not None]
+    least = p.photo.smaller * min(read) if read else 0.0
     out = []
     for v in verdicts:
         r, g = v.pips, v.guess
@@ -83,5 +89,7 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
             and len(box_spots(frame, v.candidate, p.pips)[0]) == 0
         ):
             v = DieVerdict(v.candidate, r, g, None, None, "no pips, no face: not a die", False)
+        elif no_face and v.candidate.size < least:
+            v = DieVerdict(v.candidate, r, g, None, None, "far smaller than the dice read", False)
         out.append(v)
     return out
