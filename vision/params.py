@@ -93,7 +93,7 @@ class PipParams:
     learned_least: int = 2  # ...and read there only as a face of this many pips or more: a
     # lone mark has no layout to vouch for it (on clutter the finder takes for a die, the map
     # marks a spot now and then: a 1 read there with the classifier's "no face" is `cocked`)
-    saturated: int = 250  # grey level of a clipped (glared) pixel (camera)
+    saturated: int = 250  # level of a clipped (glared) channel (camera)
     spacing: tuple[float, float] = (0.12, 0.33)  # pip spacing, face sides (tuned; geometry:
     # 0.25-0.3 on a face found whole, down to 0.17 on one that takes in sides, 1.45 faces)
     max_fit_error: float = 0.35  # pip to its layout place, pip spacings (tuned)
@@ -114,7 +114,10 @@ class PipParams:
     # check). Chosen: no synthetic marbled die read wrong (0.3 read 2 wrong), then most
     # development dice (0.3, 0.36: 1109 of 1474; 0.3, 0.3: 1123; no check: 1139)
     place_radius: float = 0.27  # a pip place's disc, pip spacings (geometry)
-    glared: float = 0.04  # share of clipped face pixels from which glare may hide a pip
+    glared: float = 0.01  # share of clipped face pixels from which glare may hide a pip
+    # (geometry: the smallest pip, 0.12 face sides across, covers 1.1% of its face; a pixel is
+    # clipped when every channel is at `saturated`: where one is not, it still shows what lies
+    # under it, and a dark pip there is darker in it, pips.Spots.saturated_at)
     glared_place: float = 0.1  # ...and does where it covers this much of an empty place
     blurred: float = 0.052  # edge width (face sides) above which an unread face is blurred...
     blurred_px: float = 3.0  # ...if also this wide in frame pixels (camera: a die's rounded,

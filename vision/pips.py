@@ -27,9 +27,11 @@ class Spots:
     """Pip candidates on one face, in face units (face side = 1, face centre = 0, face axes).
 
     centres: (n, 2) float; diameters: (n,) float; contrast: the Lab distance split used; glare:
-    share of clipped face pixels; grey: the face patch (uint8, for sharpness()); distance: the
-    patch's float32 colour distance from the face colour; cut: pip-like spots on the face that
-    reach the edge of the area searched (a pip left out: the face found is cut short).
+    share of clipped face pixels; grey: the face patch (uint8, for sharpness()); least: each
+    patch pixel's least channel (uint8: a pixel is clipped, and hides what lies under it, only
+    where every channel is); distance: the patch's float32 colour distance from the face colour;
+    cut: pip-like spots on the face that reach the edge of the area searched (a pip left out:
+    the face found is cut short).
     """
 
     face: Face
@@ -38,6 +40,7 @@ class Spots:
     contrast: float
     glare: float
     grey: np.ndarray
+    least: np.ndarray
     distance: np.ndarray
     face_px: int
     cut: int = 0
@@ -52,9 +55,10 @@ class Spots:
         return float(self.distance[disc].mean()) if disc.any() else 0.0
 
     def saturated_at(self, x: float, y: float, radius: float, level: int) -> float:
-        """Share of pixels at or above `level` in a disc (face units); 0 outside the patch."""
+        """Share of pixels clipped (every channel at or above `level`) in a disc (face units);
+        0 outside the patch."""
         disc = self._disc(x, y, radius)
-        return float(np.mean(self.grey[disc] >= level)) if disc.any() else 0.0
+        return float(np.mean(self.least[disc] >= level)) if disc.any() else 0.0
 
     def unexplained(
         self, places: list[complex], radius: float, reach: float, p: PipParams
@@ -122,12 +126,13 @@ def _ellipse(size: float) -> np.ndarray:
 @dataclass(frozen=True, slots=True)
 class FacePatch:
     """A face resampled once for every colour axis its pips are sought along: the grey and Lab
-    patch, the face colour and every pixel's colour distance from it."""
+    patch, the face colour, every pixel's colour distance from it, and its least channel."""
 
     grey: np.ndarray
     lab: np.ndarray
     colour: np.ndarray
     distance: np.ndarray
+    least: np.ndarray
     matrix: np.ndarray | None = None  # 2x3 affine, frame -> patch pixels
     split_at: float | None = None  # pips are where `distance` exceeds this (None: an Otsu
     # split); set where distance is a response, not a colour distance (blob_patch,
@@ -142,7 +147,7 @@ def face_patch_of(frame: np.ndarray, face: Face, p: PipParams = PARAMS.pips) -> 
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     colour = np.median(lab[inner_mask > 0], axis=0)
     grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-    return FacePatch(grey, lab, colour, lab_distance(lab, colour), matrix)
+    return FacePatch(grey, lab, colour, lab_distance(lab, colour), patch.min(axis=2), matrix)
 
 
 @lru_cache(maxsize=4)
@@ -271,8 +276,9 @@ def find_spots(
         centres=np.array(centres, float).reshape(-1, 2),
         diameters=np.array(diameters, float),
         contrast=threshold,
-        glare=float(np.mean(grey[inner] >= p.saturated)),
+        glare=float(np.mean(patch.least[inner] >= p.saturated)),
         grey=grey,
+        least=patch.least,
         distance=distance,
         face_px=p.face_px,
         cut=cut,

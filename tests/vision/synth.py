@@ -168,6 +168,19 @@ def glare(frame: np.ndarray, centre: tuple[float, float], radius: float) -> np.n
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def sheen(
+    frame: np.ndarray, centre: tuple[float, float], radius: float, strength: float
+) -> np.ndarray:
+    """A soft highlight that lightens towards white by `strength` (0..1) without clipping every
+    channel: a warm ivory face under it is white to the eye (grey level 250 and up) while its
+    blue channel still shows what lies beneath, a pip darker."""
+    out = frame.astype(np.float32)
+    layer = np.zeros(frame.shape[:2], np.float32)
+    cv2.circle(layer, (round(centre[0]), round(centre[1])), round(radius), strength, -1)
+    layer = cv2.GaussianBlur(layer, (0, 0), radius * 0.15)[..., None]
+    return np.clip(out * (1 - layer) + 255 * layer, 0, 255).astype(np.uint8)
+
+
 def marbled(frame: np.ndarray, style: Style, side: float, seed: int) -> np.ndarray:
     """The die bodies in `frame` swirled dark and light, as marbled dice are, their pips left
     plain: a smooth random field about a fifteenth of a die wide scales the body colour by up to

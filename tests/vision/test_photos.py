@@ -166,3 +166,14 @@ def test_spots_neither_learned_model_takes_for_a_die_are_left_out(name):
     roll, verdicts = inspect(cv2.imread(str(path)), expect=None)
     assert roll.ok and Counter(roll.values) == Counter(v for v, *_ in labels), roll.detail
     assert any(v.detail == "only spots, no face: not a die" for v in verdicts)
+
+
+@pytest.mark.parametrize("name", ["dice05.jpg", "dice09.jpg"])
+def test_ivory_faces_white_to_the_eye_but_not_clipped_are_read(name):
+    """damiantab phone photos (development part): five ivory dice, a broad highlight on a face
+    white to the eye (grey 250 and up) whose blue channel is not clipped; its drilled pips show
+    through, nothing is hidden, and the photo is read."""
+    path = DATA / "damiantab-phone" / "images" / "dev" / name
+    labels = labelled("damiantab-phone")[path]
+    roll = read_roll(cv2.imread(str(path)), expect=None)
+    assert roll.ok and Counter(roll.values) == Counter(v for v, *_ in labels), roll.detail

@@ -295,6 +295,31 @@ def test_glare_refuses_only_where_it_could_hide_a_face(value, spots, hides):
             assert roll.ok and sorted(roll.values) == sorted([2, value, 6])
 
 
+WARM_IVORY = synth.Style(body=(190, 228, 245), pip=(25, 25, 25), tray=(60, 110, 50))
+
+
+def test_a_sheen_that_leaves_a_channel_unclipped_hides_no_pip():
+    """A warm ivory face lit white to the eye (grey 250 and up) nearly all over, as a phone's
+    exposure for a dark carpet leaves it, but not clipped in its blue channel, shows what lies
+    under it: a 2 is read as a 2, its empty places hiding nothing; a 3 as a 3 or refused,
+    never as a 2 (its middle pip shows darker in the blue channel)."""
+
+    def lit(value: int) -> np.ndarray:
+        dice = [DrawnDie(2, (160, 170)), DrawnDie(value, (352, 288)), DrawnDie(6, (500, 140))]
+        frame = synth.scene(dice, WARM_IVORY)
+        return synth.sheen(frame, (352, 288), 0.45 * 48, 0.85)
+
+    two = lit(2)
+    middle = two[288 - 2 : 288 + 3, 352 - 2 : 352 + 3].reshape(-1, 3)
+    grey = cv2.cvtColor(middle[None], cv2.COLOR_BGR2GRAY)
+    assert (grey >= 250).all() and (middle.min(axis=1) < 250).all()  # white, not clipped
+    for roll in (kiosk_read(two, WARM_IVORY), read_roll(two)):
+        assert roll.ok and sorted(roll.values) == [2, 2, 6], roll.detail
+    three = lit(3)
+    for roll in (kiosk_read(three, WARM_IVORY), read_roll(three)):
+        assert not roll.ok or sorted(roll.values) == [2, 3, 6], roll
+
+
 @pytest.mark.parametrize(
     "frame",
     [
