@@ -310,7 +310,7 @@ def read_pips(
         return PipReading(None, 0.0, face, reason, why, n)
 
     fit, why = fit_pips(spots, p)
-    if fit is None and spots.glare <= p.glared:
+    if fit is None:  # glare is judged on the reading the searches end with
         face, spots, fit = _reframed(frame, candidate, face, spots, p)
         n = len(spots.centres)
     leans = face.aspect > cocked_face or (fit is not None and fit.stretch > cocked_stretch)
