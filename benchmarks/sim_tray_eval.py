@@ -50,7 +50,7 @@ def main(
     failures = Path(tempfile.gettempdir()) / "sim-tray-failures"
     failures.mkdir(exist_ok=True)
     for old in failures.glob("*.png"):
-        old.unlink()  # only this run's
+        old.unlink(missing_ok=True)  # only this run's (another run may clear it too)
     wrong_total = 0
     settled: Counter[str] = Counter()  # ordinary throws once TrayReader's window is learnt
     # A non-throw is judged over a stream of frames (vision.settle), not by one read.
