@@ -67,11 +67,19 @@ def _load(path: str) -> cv2.dnn.Net:
 
 def levels(shape: tuple[int, ...], die: float | None) -> list[float]:
     """The scales the net reads the frame at: one with a known die size, else a pyramid whose
-    bands (BAND / scale, in frame pixels) reach from 15 px to past 400 px."""
+    bands (BAND / scale, in frame pixels) reach from 15 px to past 400 px in a large frame.
+    A frame whose long side is under LONG_SIDE / LEVEL_STEP is also read enlarged, by
+    LEVEL_STEP at a time while its long side stays within LONG_SIDE: its smallest dice (10-16
+    px in a 320 px frame) then lie inside a band, not at its edge, where the net marks two
+    touching ones as one."""
     if die:
         return [DIE_SIDE / die]
-    fine = min(1.0, LONG_SIDE / max(shape[:2]))
-    return [fine / LEVEL_STEP**k for k in range(LEVELS)]
+    long_side = max(shape[:2])
+    fine = min(1.0, LONG_SIDE / long_side)
+    larger = []  # a small frame is also read enlarged, a level at a time, up to LONG_SIDE
+    while long_side * fine * LEVEL_STEP ** (len(larger) + 1) <= LONG_SIDE:
+        larger.insert(0, fine * LEVEL_STEP ** (len(larger) + 1))
+    return larger + [fine / LEVEL_STEP**k for k in range(LEVELS)]
 
 
 def maps(frame: np.ndarray, scale: float) -> np.ndarray:

@@ -85,6 +85,29 @@ def test_the_known_die_size_fixes_the_scale():
     assert len(dice_net.levels(frame.shape, 150.0)) == 1
 
 
+def test_a_small_frame_is_also_read_enlarged_and_a_large_one_never():
+    """The finest level sees at most LONG_SIDE pixels a side: a frame under LONG_SIDE / 2.53 is
+    read enlarged too (its dice of 10-16 px are then in the net's band, not at its edge), a
+    larger one at its own size or smaller, so that the cost stays bounded whatever comes in."""
+    small, photo = dice_net.levels((320, 320, 3), None), dice_net.levels((1209, 907, 3), None)
+    assert small[0] > 2.0 and max(small) * 320 <= dice_net.LONG_SIDE
+    assert len(photo) == dice_net.LEVELS and max(photo) * 1209 <= dice_net.LONG_SIDE
+    assert dice_net.levels((640, 640, 3), None)[0] == 1.0
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="real photo sets not present")
+def test_small_touching_dice_in_a_small_photo_are_not_left_out():
+    """byler IMG_20191209_095740.jpg at half size (320 px, dice 15-17 px, two of them
+    touching): read at its own size the finder took one of the pair for an echo of the other
+    and the photo was answered a die short; read enlarged too, every die is marked."""
+    path = DATA / "byler-d6-topdown/images/train/IMG_20191209_095740.jpg"
+    frame = cv2.resize(cv2.imread(str(path)), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    found = [c for c in find_dice(frame) if c.p_die >= SURE_DIE]
+    assert any(abs(c.centre[0] - 160) < 8 and abs(c.centre[1] - 165) < 8 for c in found)
+    roll = read_roll(frame, expect=None)
+    assert not roll.ok or sorted(roll.values) == [1, 1, 2, 3, 4, 4, 5, 6, 6], roll
+
+
 def test_noise_gives_a_bounded_answer_and_bad_frames_a_clear_error():
     rng = np.random.default_rng(3)
     noise = rng.integers(0, 256, (1300, 1300, 3), np.uint8)
