@@ -158,27 +158,19 @@ def motion_blur(frame: np.ndarray, length: int, angle: float = 30.0) -> np.ndarr
     return cv2.filter2D(frame, -1, kernel / kernel.sum())
 
 
-def glare(frame: np.ndarray, centre: tuple[float, float], radius: float) -> np.ndarray:
-    """A saturated specular highlight with a soft rim."""
+def glare(
+    frame: np.ndarray, centre: tuple[float, float], radius: float, strength: float = 1.0
+) -> np.ndarray:
+    """A highlight with a soft rim that lightens towards white by `strength`: at 1 a saturated
+    specular highlight; under 1 a sheen that leaves a channel unclipped (a warm ivory face
+    under it is white to the eye, grey 250 and up, while its blue channel still shows what lies
+    beneath, a pip darker)."""
     out = frame.copy()
     layer = np.zeros(frame.shape[:2], np.float32)
-    cv2.circle(layer, (round(centre[0]), round(centre[1])), round(radius), 1.0, -1)
+    cv2.circle(layer, (round(centre[0]), round(centre[1])), round(radius), strength, -1)
     layer = cv2.GaussianBlur(layer, (0, 0), radius * 0.15)
     out = out * (1 - layer[..., None]) + 255 * layer[..., None]
     return np.clip(out, 0, 255).astype(np.uint8)
-
-
-def sheen(
-    frame: np.ndarray, centre: tuple[float, float], radius: float, strength: float
-) -> np.ndarray:
-    """A soft highlight that lightens towards white by `strength` (0..1) without clipping every
-    channel: a warm ivory face under it is white to the eye (grey level 250 and up) while its
-    blue channel still shows what lies beneath, a pip darker."""
-    out = frame.astype(np.float32)
-    layer = np.zeros(frame.shape[:2], np.float32)
-    cv2.circle(layer, (round(centre[0]), round(centre[1])), round(radius), strength, -1)
-    layer = cv2.GaussianBlur(layer, (0, 0), radius * 0.15)[..., None]
-    return np.clip(out * (1 - layer) + 255 * layer, 0, 255).astype(np.uint8)
 
 
 def marbled(frame: np.ndarray, style: Style, side: float, seed: int) -> np.ndarray:

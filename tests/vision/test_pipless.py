@@ -5,19 +5,13 @@ a die to be refused."""
 
 from __future__ import annotations
 
-import csv
-from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 
-import cv2
 import numpy as np
-import pytest
 
 from tests.vision.synth import DrawnDie, scene
 from vision.params import PARAMS
 from vision.photo import pipless
-from vision.reader import inspect
 from vision.reading import Die, RerollReason
 from vision.types import Candidate, DieVerdict, FaceGuess, PipReading
 
@@ -28,7 +22,6 @@ def _refused(centre, guess: FaceGuess, spots: int = 0) -> DieVerdict:
 
 
 NO_FACE = FaceGuess(None, 0.97, 0.03)
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-photos"
 
 
 def _plain_block() -> np.ndarray:
@@ -114,17 +107,3 @@ def test_a_mark_of_the_dice_size_or_with_a_face_stays_refused():
         assert verdict.counts and verdict.reason is RerollReason.COCKED
     (alone,) = pipless(_plain_block(), [_sure_mark(40.0)], PARAMS)  # no die read: no scale
     assert alone.counts
-
-
-@pytest.mark.skipif(not DATA.is_dir(), reason="real photo sets not present")
-@pytest.mark.parametrize("name", ["dice07.jpg", "dice39.jpg"])
-def test_carpet_marks_beside_large_dice_are_left_out(name):
-    """damiantab phone photos on carpet (development part): the finder marks tufts at a third
-    of the dice's size, which the classifier sees no face on; the dice read fix the scale, the
-    marks are left out and the dice are read."""
-    path = DATA / "damiantab-phone" / "images" / "dev" / name
-    with open(DATA / "damiantab-phone" / "annotations.csv", newline="") as handle:
-        labels = [int(row["value"]) for row in csv.DictReader(handle) if row["image"] == name]
-    roll, verdicts = inspect(cv2.imread(str(path)), expect=None)
-    assert roll.ok and Counter(roll.values) == Counter(labels), roll.detail
-    assert any(v.detail == "far smaller than the dice read" for v in verdicts)

@@ -307,7 +307,7 @@ def test_a_sheen_that_leaves_a_channel_unclipped_hides_no_pip():
     def lit(value: int) -> np.ndarray:
         dice = [DrawnDie(2, (160, 170)), DrawnDie(value, (352, 288)), DrawnDie(6, (500, 140))]
         frame = synth.scene(dice, WARM_IVORY)
-        return synth.sheen(frame, (352, 288), 0.45 * 48, 0.85)
+        return synth.glare(frame, (352, 288), 0.45 * 48, strength=0.85)
 
     two = lit(2)
     middle = two[288 - 2 : 288 + 3, 352 - 2 : 352 + 3].reshape(-1, 3)
