@@ -37,6 +37,16 @@ def test_label_errata_correct_a_value_and_add_a_missing_die():
     assert len(added) == 25 and any(d[0] == 3 and d[1] <= 314 <= d[3] for d in added)
 
 
+def read_right(set_name: str, folder: str, name: str) -> list:
+    """Read one labelled photo as `azar-kiosk read` does (any number of dice); assert it is
+    answered with its labelled values, and return every candidate's verdict."""
+    path = DATA / set_name / "images" / folder / name
+    labels = labelled(set_name)[path]
+    roll, verdicts = inspect(cv2.imread(str(path)), expect=None)
+    assert roll.ok and Counter(roll.values) == Counter(v for v, *_ in labels), roll.detail
+    return verdicts
+
+
 def wrong_values(roll, labels) -> list[str]:
     """Dice reported inside a labelled box with another value."""
     wrong = []
@@ -173,10 +183,7 @@ def test_ivory_faces_white_to_the_eye_but_not_clipped_are_read(name):
     """damiantab phone photos (development part): five ivory dice, a broad highlight on a face
     white to the eye (grey 250 and up) whose blue channel is not clipped; its drilled pips show
     through, nothing is hidden, and the photo is read."""
-    path = DATA / "damiantab-phone" / "images" / "dev" / name
-    labels = labelled("damiantab-phone")[path]
-    roll = read_roll(cv2.imread(str(path)), expect=None)
-    assert roll.ok and Counter(roll.values) == Counter(v for v, *_ in labels), roll.detail
+    read_right("damiantab-phone", "dev", name)
 
 
 @pytest.mark.parametrize("name", ["dice01.jpg", "dice46.jpg"])
@@ -185,10 +192,7 @@ def test_a_glared_face_is_sought_again_on_other_framings(name):
     face found by colour does not lay out (the highlight takes in a rim, a side) is sought
     again on the finder's framings like any face, and read there; glare is judged on the
     reading the searches end with."""
-    path = DATA / "damiantab-phone" / "images" / "dev" / name
-    labels = labelled("damiantab-phone")[path]
-    roll = read_roll(cv2.imread(str(path)), expect=None)
-    assert roll.ok and Counter(roll.values) == Counter(v for v, *_ in labels), roll.detail
+    read_right("damiantab-phone", "dev", name)
 
 
 @pytest.mark.parametrize("name", ["dice07.jpg", "dice39.jpg"])
@@ -196,8 +200,5 @@ def test_carpet_marks_beside_large_dice_are_left_out(name):
     """damiantab phone photos on carpet (development part): the finder marks tufts at a third
     of the dice's size, which the classifier sees no face on; the dice read fix the scale, the
     marks are left out (photo.pipless) and the dice are read."""
-    path = DATA / "damiantab-phone" / "images" / "dev" / name
-    labels = labelled("damiantab-phone")[path]
-    roll, verdicts = inspect(cv2.imread(str(path)), expect=None)
-    assert roll.ok and Counter(roll.values) == Counter(v for v, *_ in labels), roll.detail
+    verdicts = read_right("damiantab-phone", "dev", name)
     assert any(v.detail == "far smaller than the dice read" for v in verdicts)
