@@ -22,13 +22,14 @@ from kiosk.clock import ScaledClock
 from kiosk.config import Config
 from kiosk.gamelog import GameLog
 from kiosk.parts import Lights
-from kiosk.reading import build_watcher, calibrate_and_judge, one_frame_reader
+from kiosk.reading import build_watcher, calibrate_and_judge, learn_faces, one_frame_reader
 from kiosk.table import Kiosk
 
 if TYPE_CHECKING:
     from hardware.buttons import GpioButtons
     from hardware.camera import Camera
     from kiosk.config import CameraConfig
+    from vision.tray_faces import TrayFaces
 
 # `azar-kiosk watch` reads a recording through the same watcher as the camera: build_watcher.
 __all__ = ["build", "build_watcher", "open_screen", "shutdown"]
@@ -36,6 +37,7 @@ __all__ = ["build", "build_watcher", "open_screen", "shutdown"]
 log = logging.getLogger(__name__)
 
 STOP_SECONDS = 6.0  # wait at most this long for the vision worker (systemd allows 10 s)
+TWIN_SEED = 1283  # the demo's twin tray (_twin_faces) throws its own dice, the same each start
 T = TypeVar("T")
 F = TypeVar("F")
 
@@ -107,15 +109,17 @@ def build(
 
         Staff calibrate a real tray from the maintenance screen; the simulated tray knows its
         own floor and can show itself empty, so the demo starts calibrated (unless a saved
-        calibration was loaded). Runs on the worker thread, the one that uses the watcher and
-        the test reader.
+        calibration was loaded), and with what a kiosk learns of its tray's faces in its first
+        throws, learnt on a twin tray (`learn_faces`). Runs on the worker thread, the one that
+        uses the watcher and the test reader.
         """
         tray = open_camera(camera_cfg)
         if calibration is not None:
             return tray
         demo_calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
         kiosk.calibration = demo_calibration
-        worker.watcher = build_watcher(config, demo_calibration, kiosk.dice)
+        faces = _twin_faces(config, camera_cfg)
+        worker.watcher = build_watcher(config, demo_calibration, kiosk.dice, faces=faces)
         worker.read_now = one_frame_reader(demo_calibration)
         return tray
 
@@ -156,6 +160,27 @@ def _gpio_buttons(config: Config, events: queue.Queue) -> GpioButtons:
     from hardware.buttons import GpioButtons
 
     return GpioButtons(config.buttons, events, key_pin=config.staff.key_pin)
+
+
+def _twin_faces(config: Config, camera: CameraConfig) -> TrayFaces | None:
+    """The demo tray's flat faces as a kiosk learns them in its first throws, learnt on a twin
+    of the simulated tray (same camera, dice and floor; other throws). A failure is logged and
+    the demo learns them as it plays."""
+    from dataclasses import replace
+
+    from hardware.sim import SimulatedTray
+
+    start = time.monotonic()
+    twin = SimulatedTray.from_config(
+        replace(config.simulated, seed=TWIN_SEED), resolution=camera.resolution
+    )
+    faces = _quietly(lambda: learn_faces(twin), None, "the twin tray's faces")
+    took = time.monotonic() - start
+    if faces is None:
+        log.warning("demo: the tray's faces were not learnt in %.1f s; learnt in play", took)
+    else:
+        log.info("demo: the tray's faces learnt on a twin tray in %.1f s", took)
+    return faces
 
 
 def _quietly(make: Callable[[], T], fallback: F, what: str) -> T | F:

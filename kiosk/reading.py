@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
     import numpy as np
 
+    from hardware.sim import SimulatedTray
     from kiosk.config import Config
     from vision.calibrate import ImageQuality
     from vision.calibration import Calibration
@@ -31,6 +32,7 @@ def build_watcher(
     reader: TrayReader | None = None,
     folder: Path | None = None,
     keep: bool = True,
+    faces: TrayFaces | None = None,
 ) -> ThrowWatcher:
     """The settle watcher over the real dice reader (which learns the die size from the dice it
     reads when the calibration gives none), asking for `expect` dice (the game in play's:
@@ -41,7 +43,8 @@ def build_watcher(
     what it has learnt of the tray is kept). folder: the calibration's directory, where what the
     reader learns of the tray's faces is kept across restarts (vision/tray_faces.py); with
     `keep` False it is only read from there (`watch` reads as the kiosk would, and writes
-    nothing into its data)."""
+    nothing into its data). faces: what is already known of the tray's faces, where no folder
+    keeps it (the demo's, learnt on a twin of its simulated tray: `learn_faces`)."""
     from vision.reader import TrayReader
     from vision.settle import SettleConfig, ThrowWatcher
 
@@ -49,19 +52,41 @@ def build_watcher(
     if reader is not None and reader.calibration is not None and calibration is not None:
         return ThrowWatcher(reader.expecting(expect), settle, calibration)
     if folder is None or calibration is None:
-        return ThrowWatcher(TrayReader(calibration, expect), settle, calibration)
+        return ThrowWatcher(TrayReader(calibration, expect, faces=faces), settle, calibration)
     from vision.tray_faces import load_faces, save_faces
 
-    def save(faces: TrayFaces) -> None:
+    def save(learnt: TrayFaces) -> None:
         try:
-            save_faces(folder, faces)
+            save_faces(folder, learnt)
             log.info("the tray's flat faces are learnt and kept in %s", folder)
         except OSError as error:  # a full or read-only card: learnt again after a restart
             log.warning("cannot keep what was learnt of the tray's faces: %s", error)
 
-    learnt = load_faces(folder)
-    reader = TrayReader(calibration, expect, faces=learnt, on_learnt=save if keep else None)
+    kept = load_faces(folder)
+    reader = TrayReader(calibration, expect, faces=kept, on_learnt=save if keep else None)
     return ThrowWatcher(reader, settle, calibration)
+
+
+def learn_faces(twin: SimulatedTray, throws: int = 80) -> TrayFaces | None:
+    """What a kiosk learns of its tray's flat faces from the first dice it reads (until then it
+    refuses every die at the wall: vision/reader.py, TrayReader), learnt on a twin of a
+    simulated tray, thrown and read at rest up to `throws` times; None if not learnt by then.
+    The demo starts from it, as a kiosk that has run a while on its tray does, so its first
+    visitors are not asked to throw again for every die that rolls to the wall."""
+    from vision.calibration import Calibration
+    from vision.reader import TrayReader
+
+    twin.open()
+    try:
+        reader = TrayReader(Calibration(twin.tray_polygon, None, twin.empty_frame()))
+        for _ in range(throws):
+            twin.throw()
+            reader(twin.at_rest())
+            if reader.faces is not None:
+                return reader.faces
+    finally:
+        twin.close()
+    return None
 
 
 def one_frame_reader(calibration: Calibration | None) -> Callable[[np.ndarray], Roll]:

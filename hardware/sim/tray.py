@@ -97,6 +97,14 @@ class SimulatedTray(CameraBase):
             now = self._clock()
             return Frame(self.render(self.poses_at(now)), now)
 
+    def at_rest(self) -> np.ndarray:
+        """The tray as the current throw leaves it at rest, whatever the clock says: what a
+        reader learning the tray's dice needs of a twin tray, without waiting for them."""
+        with self._lock:
+            if self._throw is None:
+                return self.render(())
+            return self.render(self._throw.final)
+
     # Throwing --------------------------------------------------------------------------------
 
     def throw(

@@ -36,23 +36,15 @@ def calibrated(tray):
 def learn_faces(size: tuple[int, int], die_size: float, folder) -> None:
     """Keep in `folder`, as the kiosk keeps it beside its calibration, what a kiosk that has
     run a while on this tray has learnt of its dice's faces (vision/tray_faces.py): learnt on a
-    twin of the tray, so that the tray under test keeps its own throws."""
+    twin of the tray, as the demo learns them, so that the tray under test keeps its own
+    throws."""
     from hardware.sim import SimulatedTray
-    from vision.reader import TrayReader
+    from kiosk.reading import learn_faces as learn_on_twin
     from vision.tray_faces import save_faces
 
-    hand = Clock()
-    twin = SimulatedTray(size, die_size=die_size, seed=1283, clock=hand)
-    twin.open()
-    reader = TrayReader(calibrated(twin))
-    for _ in range(80):
-        twin.throw()
-        hand.t += twin.settle_time + 1.0
-        reader(twin.read().image)
-        if reader.faces is not None:
-            save_faces(folder, reader.faces)
-            return
-    raise AssertionError("the twin tray's faces were not learnt in 80 throws")
+    faces = learn_on_twin(SimulatedTray(size, die_size=die_size, seed=1283))
+    assert faces is not None, "the twin tray's faces were not learnt"
+    save_faces(folder, faces)
 
 
 def headless_kiosk(

@@ -45,6 +45,7 @@ def test_autoplay_plays_complete_games_of_both(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Traceback" not in result.stderr
+    assert "the tray's faces learnt on a twin tray" in result.stderr  # wall dice read at once
 
     log = GameLog.in_dir(tmp_path)
     over = [g for g in log.games() if g.status == "over"]

@@ -1,0 +1,78 @@
+"""The demo starts as a kiosk that has run a while on its tray: the tray's flat faces learnt on a
+twin of the simulated tray (kiosk.reading.learn_faces), so dice at the wall are read from the
+first throw instead of refused until thirty dice have been read."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.sim import SimulatedTray
+from kiosk.reading import learn_faces
+from vision.calibration import Calibration
+from vision.reader import TrayReader
+from vision.reading import RerollReason
+
+pytestmark = pytest.mark.slow
+
+SIZE, DIE = (640, 360), 45
+
+
+class HandClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_at_rest_shows_the_throw_as_the_camera_sees_it_once_the_dice_stop() -> None:
+    clock = HandClock()
+    tray = SimulatedTray(SIZE, die_size=DIE, seed=5, clock=clock)
+    tray.open()
+    tray.throw((2, 4, 6))
+    clock.now += 0.1
+    flying = tray.read().image
+    clock.now += tray.settle_time + 1.0
+    landed = tray.read().image
+
+    def differs(a: np.ndarray, b: np.ndarray) -> int:
+        """Pixels that differ by more than sensor noise does."""
+        a, b = (cv2.GaussianBlur(x, (0, 0), 2).astype(np.int16) for x in (a, b))
+        return int((np.abs(a - b).max(axis=2) > 30).sum())
+
+    rest = tray.at_rest()
+    assert differs(rest, landed) == 0
+    assert differs(rest, flying) > DIE * DIE  # a die's area at least
+
+
+def test_a_twin_tray_teaches_the_faces_and_a_new_tray_reads_its_wall_dice_at_once() -> None:
+    faces = learn_faces(SimulatedTray(SIZE, die_size=DIE, seed=1283))
+    assert faces is not None
+    assert len(faces.sizes) == 30
+    assert np.median(faces.sizes) == pytest.approx(DIE, rel=0.15)  # a top face's side
+    assert faces.window[0] < 1.0 < faces.window[1]
+
+    # Another tray like it (other throws, other felt): the first throws, read fresh and read
+    # from what the twin taught.
+    tray = SimulatedTray(SIZE, die_size=DIE, seed=7)
+    tray.open()
+    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    fresh, taught = TrayReader(calibration), TrayReader(calibration, faces=faces)
+    assert taught.params.judge.wall_reads and not fresh.params.judge.wall_reads
+    at_wall = {"fresh": 0, "taught": 0}
+    for _ in range(8):
+        tray.throw()
+        frame, truth = tray.at_rest(), sorted(tray.last_values)
+        for name, read in (("fresh", fresh), ("taught", taught)):
+            roll = read(frame)
+            assert not roll.ok or sorted(roll.values) == truth
+            at_wall[name] += roll.reason is RerollReason.COCKED and "wall" in roll.detail
+    assert at_wall["fresh"] >= 2  # this tray's first throws roll dice to the wall
+    assert at_wall["taught"] == 0
+
+
+def test_too_few_throws_to_read_thirty_dice_teach_nothing() -> None:
+    """Not learnt in the throws allowed: None (the demo then learns in play)."""
+    assert learn_faces(SimulatedTray(SIZE, die_size=DIE, seed=1283), throws=2) is None
