@@ -91,8 +91,9 @@ class PipParams:
     # its spots run together (geometry: a die's pips lie at least 0.12 apart, even a 6 on a
     # two by three grid)
     learned_least: int = 2  # ...and read there only as a face of this many pips or more: a
-    # lone mark has no layout to vouch for it (on clutter the finder takes for a die, the map
-    # marks a spot now and then: a 1 read there with the classifier's "no face" is `cocked`)
+    # lone mark has no layout to vouch for it (with 1, on byler's development dice with their
+    # labelled boxes, 6 more 1s were read and 5 dice of 3-6 read as a 1, the map marking one
+    # pip of theirs: vetoed by the classifier, but a reading that wrong is no second opinion)
     saturated: int = 250  # level of a clipped (glared) channel (camera)
     spacing: tuple[float, float] = (0.12, 0.33)  # pip spacing, face sides (tuned; geometry:
     # 0.25-0.3 on a face found whole, down to 0.17 on one that takes in sides, 1.45 faces)
@@ -194,6 +195,11 @@ class PhotoParams:
     # on one table differ by perspective alone; in the development photos a die's box measures
     # at least 0.6 of the smallest other die read (matteop65's oblique webcam), the carpet's
     # and the pips' marks left out 0.13-0.45 (damiantab)
+    tiny: float = 0.25  # a mark this much smaller than every die read is no die of the roll,
+    # whatever the classifier says of it (geometry: a die of the set a quarter the size of
+    # another lies four times as far from the camera, off the table; development dice measure
+    # 0.6 and up. tune_reader.py --errata photo.tiny=0,0.2,0.25,0.3: development images exactly
+    # right 193, 195, 195, 195, none wrong: carpet tufts the classifier is unsure of)
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,14 +63,19 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
     on the face nor anywhere in the box (a shoe, a chair leg: every face of a die has pips, and
     a leaning die shows at least one face), or, whatever the finder says, it is less than
     `photo.smaller` the size of every die both readings read in the photo (a carpet's tuft, a
-    pip of a large die: the dice read fix the scale of the dice on this table). In the kiosk a
-    die is told from clutter by the empty tray and its size by the calibration; a hand-held
-    photo has neither."""
+    pip of a large die: the dice read fix the scale of the dice on this table). Under
+    `photo.tiny` their size it is left out whatever either reading says of it: a die of the set
+    that small lies far off the table. In the kiosk a die is told from clutter by the empty tray
+    and its size by the calibration; a hand-held photo has neither."""
     read = [v.candidate.size for v in verdicts if v.die is not None]
     least = p.photo.smaller * min(read) if read else 0.0
+    tiny = p.photo.tiny * min(read) if read else 0.0
     out = []
     for v in verdicts:
         r, g = v.pips, v.guess
+        if v.counts and v.die is None and v.candidate.size < tiny:
+            out.append(DieVerdict(v.candidate, r, g, None, None, "far too small for a die", False))
+            continue
         no_face = (
             v.counts
             and v.die is None

@@ -107,3 +107,15 @@ def test_a_mark_of_the_dice_size_or_with_a_face_stays_refused():
         assert verdict.counts and verdict.reason is RerollReason.COCKED
     (alone,) = pipless(_plain_block(), [_sure_mark(40.0)], PARAMS)  # no die read: no scale
     assert alone.counts
+
+
+def test_a_mark_a_quarter_of_every_die_read_is_left_out_whatever_the_classifier_says():
+    """A die of the set a quarter the size of the others would lie four times as far from the
+    camera, off the table: a carpet's tuft the classifier is unsure of, or even takes for a
+    face, is no die of this roll. At a third of their size it stays refused (above)."""
+    dice = [_read((60.0, 60.0), 120.0), _read((260.0, 60.0), 110.0)]
+    for guess in (FaceGuess(None, 0.4, 0.6), FaceGuess(3, 0.6, 0.9)):
+        *_, mark = pipless(_plain_block(), [*dice, _sure_mark(25.0, guess)], PARAMS)
+        assert not mark.counts and mark.reason is None
+    *_, kept = pipless(_plain_block(), [*dice, _sure_mark(40.0, FaceGuess(3, 0.6, 0.9))], PARAMS)
+    assert kept.counts
