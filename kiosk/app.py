@@ -22,7 +22,7 @@ from kiosk.clock import ScaledClock
 from kiosk.config import Config
 from kiosk.gamelog import GameLog
 from kiosk.parts import Lights
-from kiosk.reading import build_watcher, calibrate_and_judge, learn_faces, one_frame_reader
+from kiosk.reading import build_watcher, calibrate_and_judge, learn_faces, maintenance_reader
 from kiosk.table import Kiosk
 
 if TYPE_CHECKING:
@@ -96,10 +96,10 @@ def build(
         None,
         events,
         build_watcher(config, calibration, folder=None if calibration is None else folder),
-        read_now=one_frame_reader(calibration),
         calibrate=calibrate_and_judge,
         make_camera=lambda: open_simulated_tray() if simulated else open_camera(camera_cfg),
     )
+    worker.read_now = maintenance_reader(worker)
 
     def open_camera(section: CameraConfig) -> Camera:
         return hardware_open_camera(section, config.simulated, clock=clock)
@@ -120,7 +120,6 @@ def build(
         kiosk.calibration = demo_calibration
         faces = _twin_faces(config, camera_cfg)
         worker.watcher = build_watcher(config, demo_calibration, kiosk.dice, faces=faces)
-        worker.read_now = one_frame_reader(demo_calibration)
         return tray
 
     lights: Lights = NullLights()

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from hardware.sim import SimulatedTray
     from kiosk.config import Config
+    from kiosk.parts import Worker
     from vision.calibrate import ImageQuality
     from vision.calibration import Calibration
     from vision.reader import TrayReader
@@ -89,11 +90,12 @@ def learn_faces(twin: SimulatedTray, throws: int = 80) -> TrayFaces | None:
     return None
 
 
-def one_frame_reader(calibration: Calibration | None) -> Callable[[np.ndarray], Roll]:
-    """The maintenance screen's one-frame test read, with the current calibration."""
-    from vision.reader import read_roll
-
-    return lambda frame: read_roll(frame, calibration=calibration)
+def maintenance_reader(worker: Worker) -> Callable[[np.ndarray], Roll]:
+    """The maintenance screen's test read: the frame read by the worker's watcher's reader as
+    it stands when asked (its calibration, the dice the game asks for, what it has learnt of
+    the tray's faces), learning nothing from it: what the kiosk would say of these dice now,
+    a die at the wall refused while the tray's faces are being learnt."""
+    return lambda frame: worker.watcher.reader.peek(frame)
 
 
 def calibrate_and_judge(empty: np.ndarray) -> tuple[Calibration, ImageQuality]:

@@ -24,7 +24,7 @@ from kiosk.loop import FrameLoop
 from kiosk.match import Match
 from kiosk.parts import Closer, Keys, Lights, Tray, Worker
 from kiosk.presses import Presses
-from kiosk.reading import build_watcher, one_frame_reader
+from kiosk.reading import build_watcher
 from kiosk.rules import Seat
 from kiosk.sound import Sounds
 from kiosk.ui import notices, theme
@@ -191,7 +191,6 @@ class Kiosk:
         self.worker.watcher = build_watcher(
             self.config, calibration, self.dice, folder=self.data_dir
         )
-        self.worker.read_now = one_frame_reader(calibration)
         return self.tr("Calibrated.")
 
     def say(self, message: str, seconds: float = 6.0) -> None:

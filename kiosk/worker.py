@@ -17,12 +17,15 @@ import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from kiosk.resume import StartGuard
 from vision.reading import Die, RerollReason, Roll
+
+if TYPE_CHECKING:
+    from vision.reader import TrayReader
 
 log = logging.getLogger(__name__)
 MAX_RECONNECT_SECONDS = 30.0  # the longest pause between tries to reopen a lost camera
@@ -34,6 +37,9 @@ class Watcher(Protocol):
 
     @property
     def state(self) -> str: ...
+
+    @property
+    def reader(self) -> TrayReader: ...  # its reader, which the test read asks (peek)
 
     def update(self, frame: np.ndarray, t: float) -> Roll | None: ...
 

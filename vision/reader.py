@@ -201,14 +201,19 @@ class TrayReader:
             return None
         return float(np.median(self._sizes))
 
-    def __call__(self, frame: np.ndarray) -> Roll:
-        roll = read_roll(
+    def peek(self, frame: np.ndarray) -> Roll:
+        """The read __call__ makes of `frame`, learning nothing from it: what the kiosk would
+        say of these dice now (the maintenance screen's test read)."""
+        return read_roll(
             frame,
             expect=self.expect,
             calibration=self.calibration,
             params=self.params,
             face_size=self.face_size,
         )
+
+    def __call__(self, frame: np.ndarray) -> Roll:
+        roll = self.peek(frame)
         if self.calibration is None or not self.calibration.of_tray or self._seen(roll):
             return roll
         self._last = roll
