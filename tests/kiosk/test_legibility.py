@@ -17,7 +17,7 @@ from kiosk.i18n import LANGUAGES, Translator
 from kiosk.rules import AwaitChoice, Choice
 from kiosk.rules.variants import VARIANTS
 from kiosk.ui import draw, explain, theme
-from kiosk.ui.scenes import play, result, rules
+from kiosk.ui.scenes import play_view, result, rules
 
 PANEL_MM_WIDE = 154.0
 PX_PER_MM = 800 / PANEL_MM_WIDE
@@ -76,7 +76,9 @@ def test_every_result_headline_keeps_10_mm_after_fitting(lang: str) -> None:
 
 def fitted(string: str, box: tuple, size: float, face: str = "sans") -> tuple[int, list[str]]:
     """The size and lines a play-screen paragraph gets in `box` (x, y, width, height)."""
-    px, lines, _ = draw.paragraph_fit(face, round(size), string, box[2], box[3], play.LINE_SPACING)
+    px, lines, _ = draw.paragraph_fit(
+        face, round(size), string, box[2], box[3], play_view.LINE_SPACING
+    )
     return px, lines
 
 
@@ -90,11 +92,11 @@ def test_body_text_has_a_cap_height_of_5_mm() -> None:
 def test_the_next_throw_and_the_ruling_stay_at_body_size_and_55_characters(lang: str) -> None:
     tr = Translator(lang)
     rulings = {tr.ruling(r.key, r.params) for r in RULINGS}
-    sentences = [(explain.next_throw(tr, state), play.NEXT_BOX, "sans") for state in STATES]
-    sentences += [(ruling, play.RULING_BOX, "sans") for ruling in rulings]
-    sentences += [(ruling, play.REVEAL_RULING_BOX, "sans-bold") for ruling in rulings]
+    sentences = [(explain.next_throw(tr, state), play_view.NEXT_BOX, "sans") for state in STATES]
+    sentences += [(ruling, play_view.RULING_BOX, "sans") for ruling in rulings]
+    sentences += [(ruling, play_view.REVEAL_RULING_BOX, "sans-bold") for ruling in rulings]
     glosses = [explain.gloss(tr, term) for term, _, _ in explain.GLOSSARY]
-    sentences += [(gloss, play.REVEAL_GLOSS_BOX, "sans") for gloss in glosses]
+    sentences += [(gloss, play_view.REVEAL_GLOSS_BOX, "sans") for gloss in glosses]
     assert len(sentences) > 40
     for sentence, box, face in set(sentences):
         px, lines = fitted(sentence, box, theme.BODY.size, face)

@@ -25,7 +25,7 @@ from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene, heading
 from kiosk.ui.scenes import staff_panels
-from kiosk.ui.scenes.play import REROLL_REASONS
+from kiosk.ui.scenes.play_view import REROLL_REASONS
 from kiosk.worker import ToolResult
 
 log = logging.getLogger(__name__)
