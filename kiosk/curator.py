@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kiosk.gamelog import LoggedGame
+from kiosk.records import LoggedGame
 
 HOURS = range(24)
 

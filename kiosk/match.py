@@ -10,7 +10,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from kiosk.gamelog import CHOICE, GameLog, LoggedGame, effective_sources
+from kiosk.gamelog import GameLog
+from kiosk.records import CHOICE, LoggedGame, effective_sources
 from kiosk.rules import AwaitChoice, Choice, Move, Ruling, Seat, find_variant
 from kiosk.rules.variants import Variant
 

@@ -14,15 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-from kiosk.gamelog import (
-    CSV_FIELDS,
-    DB_NAME,
-    GameLog,
-    LogUnreadable,
-    data_dir,
-    event_rows,
-    game_record,
-)
+from kiosk.gamelog import DB_NAME, GameLog, LogUnreadable, data_dir
+from kiosk.records import CSV_FIELDS, event_rows, game_record
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -18,8 +18,9 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.buttons import GpioButtons
 from hardware.keys import KeyButtons
-from kiosk.gamelog import GameLog, effective_sources
+from kiosk.gamelog import GameLog
 from kiosk.match import Match, replay
+from kiosk.records import effective_sources
 from kiosk.rules.variants import find_variant
 from kiosk.worker import RollRead
 from vision.reading import Die, Roll

@@ -6,8 +6,9 @@ import sqlite3
 
 import pytest
 
-from kiosk.gamelog import Event, GameLog, effective_throws
+from kiosk.gamelog import GameLog
 from kiosk.match import Match
+from kiosk.records import Event, effective_throws
 from kiosk.rules import Seat
 from kiosk.rules.variants import find_variant
 

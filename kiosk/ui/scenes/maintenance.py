@@ -18,8 +18,8 @@ from pathlib import Path
 import pygame
 
 from kiosk import curator, health
-from kiosk.gamelog import event_rows, game_record
 from kiosk.i18n import N_
+from kiosk.records import event_rows, game_record
 from kiosk.stats import statistics, sum_distribution
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
@@ -167,7 +167,7 @@ class Maintenance(Scene):
         keeping the newest `staff.exports_kept` of each, so a card never fills with exports."""
         import csv
 
-        from kiosk.gamelog import CSV_FIELDS
+        from kiosk.records import CSV_FIELDS
 
         now = self.kiosk.clock()
         wait = EXPORT_EVERY_SECONDS - (now - self.last_export)
