@@ -144,58 +144,37 @@ class PlayView:
             draw.panel(surface, box, layout, edge=theme.SEATS[int(entry.seat)], radius=6, width=2)
             draw.styled(surface, layout, str(entry.total), (307 + i * 38, 11), theme.HISTORY_TOTAL)
 
+    def _headline(self, surface, layout, title: str, style, sentence: str) -> None:
+        """In the last throw's place, when there is no throw to show: a title and a sentence."""
+        centre = LAST_BOX[0] + LAST_BOX[2] / 2
+        draw.styled(surface, layout, title, (centre, 54), style, max_width=LAST_BOX[2] - 24)
+        draw.paragraph(
+            surface,
+            layout,
+            sentence,
+            RULING_BOX,
+            theme.BODY.size,
+            "sans",
+            theme.TEXT,
+            "center",
+            spacing=LINE_SPACING,
+        )
+
     def draw_last(self, surface: pygame.Surface, layout: Layout) -> None:
         """The last throw: its dice, its total in big figures, and its ruling."""
         tr, match = self.tr, self.match
         box = layout.rect(*LAST_BOX)
         draw.panel(surface, box, layout, radius=10)
-        centre = LAST_BOX[0] + LAST_BOX[2] / 2
         if self.reroll is not None:
             reason = REROLL_REASONS.get(self.reroll, REROLL_REASONS["unreadable"])
             if self.reroll == "wrong_count":
                 reason = WRONG_COUNT.get(self.dice_count, reason)
-            reason = tr(reason)
-            draw.styled(
-                surface,
-                layout,
-                tr("Please throw again."),
-                (centre, 54),
-                theme.REROLL,
-                max_width=LAST_BOX[2] - 24,
-            )
-            draw.paragraph(
-                surface,
-                layout,
-                reason,
-                RULING_BOX,
-                theme.BODY.size,
-                "sans",
-                theme.TEXT,
-                "center",
-                spacing=LINE_SPACING,
-            )
+            self._headline(surface, layout, tr("Please throw again."), theme.REROLL, tr(reason))
             return
         last = match.last
         if last is None:
-            draw.styled(
-                surface,
-                layout,
-                tr("First throw"),
-                (centre, 54),
-                theme.FIRST_THROW,
-                max_width=LAST_BOX[2] - 24,
-            )
-            draw.paragraph(
-                surface,
-                layout,
-                tr.ruling(match.state.phase),
-                RULING_BOX,
-                theme.BODY.size,
-                "sans",
-                theme.TEXT,
-                "center",
-                spacing=LINE_SPACING,
-            )
+            phase = tr.ruling(match.state.phase)
+            self._headline(surface, layout, tr("First throw"), theme.FIRST_THROW, phase)
             return
         if last.is_choice:  # a called main: the number, no dice
             draw.styled(
