@@ -195,6 +195,13 @@ class TrayReader:
             self.calibration = replace(self.calibration, die_size=median)
 
     @property
+    def learning(self) -> tuple[int, int] | None:
+        """While the top-face window is learnt on a calibrated tray: (dice read so far, dice it
+        is learnt from), which staff see; None once it is learnt, and on what is no tray."""
+        of_tray = self.calibration is not None and self.calibration.of_tray
+        return (len(self._first), LEARN_DICE) if of_tray and self._first is not None else None
+
+    @property
     def face_size(self) -> float | None:
         """The top-face side faces are held to, once the window is learnt (else None)."""
         if self._first is not None or not self._sizes:

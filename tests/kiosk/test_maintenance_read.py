@@ -1,18 +1,23 @@
 """The maintenance screen's test read reads as the kiosk would, now: the watcher's own reader
 (its calibration, the game's number of dice, what it has learnt of the tray's faces), and it
-learns nothing from the frames staff test."""
+learns nothing from the frames staff test; and its camera tools say what the reader has learnt
+of dice at the tray's wall."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from hardware.sim import SimulatedTray
 from kiosk.config import load_config
 from kiosk.reading import build_watcher, learn_faces, maintenance_reader
+from kiosk.worker import Preview
+from tests.kiosk.tables import headless_table
 from vision.calibration import Calibration
 from vision.reading import RerollReason
+from vision.tray_faces import TrayFaces
 
 pytestmark = pytest.mark.slow
 
@@ -54,3 +59,51 @@ def test_the_test_read_is_the_kiosks_read_and_teaches_it_nothing() -> None:
     worker.watcher = build_watcher(config, calibration, 2, reader=worker.watcher.reader)
     roll = read(frame)
     assert roll.reason is RerollReason.WRONG_COUNT and len(roll.dice) == 3
+
+
+class _Worker:
+    """The vision worker as the maintenance screen sees it: a picture and the watcher."""
+
+    def __init__(self, watcher) -> None:
+        self.watcher = watcher
+
+    def preview(self):
+        image = np.full((90, 160, 3), 60, np.uint8)
+        return Preview(image, 0.125, "settled", (), 0.0)
+
+    def request(self, name: str) -> None:
+        pass
+
+
+def test_staff_see_what_the_reader_has_learnt_of_dice_at_the_wall(tmp_path, drawn) -> None:
+    """The camera tools say whether dice at the wall are read: while the faces are learnt (how
+    many dice so far), once read, or always thrown again where the dice's faces measure too
+    loosely to show a lean (black dice): a curator sees why those re-throws happen."""
+    tray = SimulatedTray(SIZE, die_size=DIE, seed=7)
+    tray.open()
+    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    config = load_config(None)
+    kiosk = headless_table(tmp_path, worker=_Worker(build_watcher(config, calibration, 3)))
+    kiosk.calibration = calibration
+    scene = kiosk.scenes["maintenance"]
+    assert scene.wall_state() == "Dice at the wall: learning their faces (0 of 30 dice read)."
+    tray.throw((2, 3, 4))
+    read = kiosk.worker.watcher.reader(tray.at_rest()).dice  # those both readings agree on
+    assert read and f"({len(read)} of 30 dice read)" in scene.wall_state()
+
+    faces = learn_faces(SimulatedTray(SIZE, die_size=DIE, seed=1283))
+    kiosk.worker.watcher = build_watcher(config, calibration, 3, faces=faces)
+    assert scene.wall_state() == "Dice at the wall: read."
+    loose = TrayFaces(faces.sizes, (0.8, 1.2))  # a window too wide to show a lean
+    kiosk.worker.watcher = build_watcher(config, calibration, 3, faces=loose)
+    assert scene.wall_state().startswith("Dice at the wall: always thrown again")
+
+    kiosk.goto("maintenance")
+    while scene.tool != "camera":
+        scene.on_button("right", "press")
+    kiosk.render()
+    assert scene.wall_state() in drawn
+
+    kiosk.calibration = None  # no tray calibrated: nothing to say of its wall
+    assert scene.wall_state() == ""
+    kiosk.log.close()

@@ -37,6 +37,10 @@ TRAY_STATES = {
     "settled": N_("The dice have come to rest."),
 }
 TRAY_UNKNOWN = N_("Watching the tray.")
+# What the reader has learnt of the dice at the tray's wall (vision.reader.TrayReader).
+WALL_LEARNING = N_("Dice at the wall: learning their faces ({n} of {total} dice read).")
+WALL_READ = N_("Dice at the wall: read.")
+WALL_REFUSED = N_("Dice at the wall: always thrown again (these dice's faces measure loosely).")
 # What the calibration says of the picture (vision.calibrate.Verdict values).
 VERDICTS = {
     "ok": N_("The picture is good."),
@@ -320,6 +324,21 @@ class Maintenance(Scene):
             (292, 82),
             theme.STAFF_STATUS,
         )
+        wall = self.wall_state()
+        if wall:
+            draw.styled(surface, layout, wall, (292, 344), theme.STAFF_STATUS, max_width=486)
+
+    def wall_state(self) -> str:
+        """What the reader has learnt of dice at the tray's wall, for the staff ("" on no
+        calibrated tray): until it has, every die touching the wall is thrown again."""
+        watcher = getattr(self.kiosk.worker, "watcher", None)
+        reader = getattr(watcher, "reader", None)
+        if reader is None or not hasattr(reader, "learning") or self.kiosk.calibration is None:
+            return ""
+        if reader.learning is not None:
+            read, needed = reader.learning
+            return self.tr(WALL_LEARNING).format(n=read, total=needed)
+        return self.tr(WALL_READ if reader.params.judge.wall_reads else WALL_REFUSED)
 
     def draw_stats(self, surface, layout) -> None:
         tr = self.tr
