@@ -202,6 +202,11 @@ class TrayReader:
         return (len(self._first), LEARN_DICE) if of_tray and self._first is not None else None
 
     @property
+    def reads_wall(self) -> bool:
+        """Are dice touching the tray's wall read (judged by their faces), or thrown again?"""
+        return self.params.judge.wall_reads
+
+    @property
     def face_size(self) -> float | None:
         """The top-face side faces are held to, once the window is learnt (else None)."""
         if self._first is not None or not self._sizes:

@@ -60,7 +60,7 @@ def test_a_twin_tray_teaches_the_faces_and_a_new_tray_reads_its_wall_dice_at_onc
     tray.open()
     calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
     fresh, taught = TrayReader(calibration), TrayReader(calibration, faces=faces)
-    assert taught.params.judge.wall_reads and not fresh.params.judge.wall_reads
+    assert taught.reads_wall and not fresh.reads_wall
     at_wall = {"fresh": 0, "taught": 0}
     for _ in range(8):
         tray.throw()

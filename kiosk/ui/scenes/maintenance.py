@@ -338,7 +338,7 @@ class Maintenance(Scene):
         if reader.learning is not None:
             read, needed = reader.learning
             return self.tr(WALL_LEARNING).format(n=read, total=needed)
-        return self.tr(WALL_READ if reader.params.judge.wall_reads else WALL_REFUSED)
+        return self.tr(WALL_READ if reader.reads_wall else WALL_REFUSED)
 
     def draw_stats(self, surface, layout) -> None:
         tr = self.tr
