@@ -169,11 +169,12 @@ def _twin_faces(config: Config, camera: CameraConfig) -> TrayFaces | None:
 
     from hardware.sim import SimulatedTray
 
+    def learn() -> TrayFaces | None:
+        look = replace(config.simulated, seed=TWIN_SEED)
+        return learn_faces(SimulatedTray.from_config(look, resolution=camera.resolution))
+
     start = time.monotonic()
-    twin = SimulatedTray.from_config(
-        replace(config.simulated, seed=TWIN_SEED), resolution=camera.resolution
-    )
-    faces = _quietly(lambda: learn_faces(twin), None, "the twin tray's faces")
+    faces = _quietly(learn, None, "the twin tray's faces")
     took = time.monotonic() - start
     if faces is None:
         log.warning("demo: the tray's faces were not learnt in %.1f s; learnt in play", took)

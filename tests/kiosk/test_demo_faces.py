@@ -76,3 +76,18 @@ def test_a_twin_tray_teaches_the_faces_and_a_new_tray_reads_its_wall_dice_at_onc
 def test_too_few_throws_to_read_thirty_dice_teach_nothing() -> None:
     """Not learnt in the throws allowed: None (the demo then learns in play)."""
     assert learn_faces(SimulatedTray(SIZE, die_size=DIE, seed=1283), throws=2) is None
+
+
+def test_a_twin_tray_that_fails_is_logged_and_the_demo_learns_in_play(monkeypatch, caplog):
+    """Whatever goes wrong on the twin (here the reader raising), the demo starts: its reader
+    then learns the faces from the throws it reads, as a new kiosk does."""
+    from kiosk import app
+    from kiosk.config import load_config
+
+    def broken(twin):
+        raise RuntimeError("no models")
+
+    monkeypatch.setattr(app, "learn_faces", broken)
+    config = load_config(None)
+    assert app._twin_faces(config, config.camera) is None
+    assert "no models" in caplog.text and "learnt in play" in caplog.text
