@@ -46,7 +46,8 @@ CANCEL_HINT = N_("Hold ◀ to cancel.")
 
 
 class PlayView:
-    """The play screen's drawing (mixed into Play)."""
+    """The play screen's drawing, mixed into Play: it reads Play's state (match, entry and its
+    selected die, option, reroll, reveal, undo_armed) and the scene's kiosk and tr."""
 
     def view(self) -> tuple:
         m = self.match
