@@ -45,6 +45,21 @@ CHOOSE_HINT = N_("◀ ▶ choose, ● calls.")
 CANCEL_HINT = N_("Hold ◀ to cancel.")
 
 
+def sentence(
+    surface: pygame.Surface,
+    layout: Layout,
+    text: str,
+    box: tuple[float, float, float, float],
+    colour: tuple = theme.TEXT,
+    align: str = "left",
+    bold: bool = False,
+) -> None:
+    """A sentence of the play screen at body size in `box` (design units), shrunk to fit;
+    tests/kiosk/test_legibility.py holds every sentence the games make to its box."""
+    size, face = (theme.BODY_BOLD.size, "sans-bold") if bold else (theme.BODY.size, "sans")
+    draw.paragraph(surface, layout, text, box, size, face, colour, align, spacing=LINE_SPACING)
+
+
 class PlayView:
     """The play screen's drawing, mixed into Play: it reads Play's state (match, entry and its
     selected die, option, reroll, reveal, undo_armed) and the scene's kiosk and tr."""
@@ -98,30 +113,11 @@ class PlayView:
         draw.styled(surface, layout, "=", (478, 84), theme.REVEAL_EQUALS)
         draw.styled(surface, layout, str(last.total), (640, 40), theme.REVEAL_TOTAL)
         ruling = tr.ruling(last.ruling.key, last.ruling.params)
-        draw.paragraph(
-            surface,
-            layout,
-            ruling,
-            REVEAL_RULING_BOX,
-            theme.BODY_BOLD.size,
-            "sans-bold",
-            theme.TEXT,
-            "center",
-            spacing=LINE_SPACING,
-        )
+        sentence(surface, layout, ruling, REVEAL_RULING_BOX, align="center", bold=True)
         term = explain.new_term(self.match.entries)
         if term is not None:
-            draw.paragraph(
-                surface,
-                layout,
-                explain.gloss(tr, term),
-                REVEAL_GLOSS_BOX,
-                theme.BODY.size,
-                "sans",
-                theme.MUTED,
-                "center",
-                spacing=LINE_SPACING,
-            )
+            gloss = explain.gloss(tr, term)
+            sentence(surface, layout, gloss, REVEAL_GLOSS_BOX, theme.MUTED, align="center")
 
     # -- the table -----------------------------------------------------------------------------
     def draw_title(self, surface: pygame.Surface, layout: Layout) -> None:
@@ -145,21 +141,11 @@ class PlayView:
             draw.panel(surface, box, layout, edge=theme.SEATS[int(entry.seat)], radius=6, width=2)
             draw.styled(surface, layout, str(entry.total), (307 + i * 38, 11), theme.HISTORY_TOTAL)
 
-    def _headline(self, surface, layout, title: str, style, sentence: str) -> None:
+    def _headline(self, surface, layout, title: str, style, text: str) -> None:
         """In the last throw's place, when there is no throw to show: a title and a sentence."""
         centre = LAST_BOX[0] + LAST_BOX[2] / 2
         draw.styled(surface, layout, title, (centre, 54), style, max_width=LAST_BOX[2] - 24)
-        draw.paragraph(
-            surface,
-            layout,
-            sentence,
-            RULING_BOX,
-            theme.BODY.size,
-            "sans",
-            theme.TEXT,
-            "center",
-            spacing=LINE_SPACING,
-        )
+        sentence(surface, layout, text, RULING_BOX, align="center")
 
     def draw_last(self, surface: pygame.Surface, layout: Layout) -> None:
         """The last throw: its dice, its total in big figures, and its ruling."""
@@ -192,17 +178,7 @@ class PlayView:
             closer = 64 * (3 - len(last.dice))  # two dice (Hazard): the total follows them
             draw.styled(surface, layout, "=", (250 - closer, 44), theme.EQUALS)
             draw.styled(surface, layout, str(last.total), (340 - closer, 28), theme.TOTAL)
-        ruling = tr.ruling(last.ruling.key, last.ruling.params)
-        draw.paragraph(
-            surface,
-            layout,
-            ruling,
-            RULING_BOX,
-            theme.BODY.size,
-            "sans",
-            theme.TEXT,
-            spacing=LINE_SPACING,
-        )
+        sentence(surface, layout, tr.ruling(last.ruling.key, last.ruling.params), RULING_BOX)
 
     def draw_tray(self, surface: pygame.Surface, layout: Layout, box: pygame.Rect) -> None:
         draw.panel(surface, box, layout, color=(12, 10, 8), radius=10)
@@ -214,17 +190,8 @@ class PlayView:
             elif getattr(self.kiosk.worker, "camera_ok", False) is None:
                 message = self.tr("Starting the camera...")
             x, y, w, h = TRAY_BOX
-            draw.paragraph(
-                surface,
-                layout,
-                message,
-                (x + 8, y + 8, w - 16, h - 16),
-                theme.BODY_BOLD.size,
-                "sans-bold",
-                theme.WARN,
-                "center",
-                spacing=LINE_SPACING,
-            )
+            box = (x + 8, y + 8, w - 16, h - 16)
+            sentence(surface, layout, message, box, theme.WARN, align="center", bold=True)
             return
         inner = box.inflate(-layout.px(8), -layout.px(8))
         image, scale = self._surface(preview, inner.size)
@@ -407,20 +374,11 @@ class PlayView:
         box = layout.rect(*NEXT_PANEL)
         draw.panel(surface, box, layout, color=theme.BACKGROUND, radius=10)
         if self.undo_armed > 0:
-            sentence, colour = tr("Press left again to undo the last throw."), theme.WARN
+            text, colour = tr("Press left again to undo the last throw."), theme.WARN
         elif match.is_over:
-            sentence, colour = tr("The game is over."), theme.GOLD
+            text, colour = tr("The game is over."), theme.GOLD
         elif self.entry is not None:
-            sentence, colour = explain.next_throw(tr, match.state), theme.MUTED
+            text, colour = explain.next_throw(tr, match.state), theme.MUTED
         else:
-            sentence, colour = explain.next_throw(tr, match.state), theme.TEXT
-        draw.paragraph(
-            surface,
-            layout,
-            sentence,
-            NEXT_BOX,
-            theme.BODY.size,
-            "sans",
-            colour,
-            spacing=LINE_SPACING,
-        )
+            text, colour = explain.next_throw(tr, match.state), theme.TEXT
+        sentence(surface, layout, text, NEXT_BOX, colour)
