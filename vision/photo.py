@@ -68,24 +68,23 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
     that small lies far off the table. In the kiosk a die is told from clutter by the empty tray
     and its size by the calibration; a hand-held photo has neither."""
     read = [v.candidate.size for v in verdicts if v.die is not None]
-    least = p.photo.smaller * min(read) if read else 0.0
-    tiny = p.photo.tiny * min(read) if read else 0.0
+    smallest = min(read, default=0.0)
     out = []
     for v in verdicts:
         r, g = v.pips, v.guess
-        if v.counts and v.die is None and v.candidate.size < tiny:
-            out.append(DieVerdict(v.candidate, r, g, None, None, "far too small for a die", False))
-            continue
+        refused = v.counts and v.die is None
         no_face = (
-            v.counts
-            and v.die is None
+            refused
             and r is not None
             and g is not None
             and g.value is None
             and g.p >= p.classify.none
         )
-        if no_face and v.candidate.p_die < p.photo.sure_die:
-            v = DieVerdict(v.candidate, r, g, None, None, "only spots, no face: not a die", False)
+        why = ""
+        if refused and v.candidate.size < p.photo.tiny * smallest:
+            why = "far too small for a die"
+        elif no_face and v.candidate.p_die < p.photo.sure_die:
+            why = "only spots, no face: not a die"
         elif (
             no_face
             and r.value is None
@@ -93,8 +92,8 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
             and r.reason is RerollReason.UNREADABLE
             and len(box_spots(frame, v.candidate, p.pips)[0]) == 0
         ):
-            v = DieVerdict(v.candidate, r, g, None, None, "no pips, no face: not a die", False)
-        elif no_face and v.candidate.size < least:
-            v = DieVerdict(v.candidate, r, g, None, None, "far smaller than the dice read", False)
-        out.append(v)
+            why = "no pips, no face: not a die"
+        elif no_face and v.candidate.size < p.photo.smaller * smallest:
+            why = "far smaller than the dice read"
+        out.append(DieVerdict(v.candidate, r, g, None, None, why, False) if why else v)
     return out
