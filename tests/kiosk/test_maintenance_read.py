@@ -107,3 +107,32 @@ def test_staff_see_what_the_reader_has_learnt_of_dice_at_the_wall(tmp_path, draw
     kiosk.calibration = None  # no tray calibrated: nothing to say of its wall
     assert scene.wall_state() == ""
     kiosk.log.close()
+
+
+def test_staff_pressing_test_read_see_the_kiosks_ruling_on_the_screen(tmp_path, drawn) -> None:
+    """Through the maintenance screen, as staff meet it: Test read, Run, on dice with one at the
+    wall before the faces are learnt. The vision worker serves the request on its next frame;
+    the screen says "throw again", as the kiosk would rule (a bare read of the frame with the
+    calibration read the die at the wall)."""
+    from kiosk.worker import CameraStatus, VisionWorker
+    from tests.kiosk.test_technician import choose_tool, press
+
+    tray = SimulatedTray(SIZE, die_size=DIE, seed=7)
+    tray.open()
+    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    kiosk = headless_table(tmp_path)
+    worker = VisionWorker(None, kiosk.events, build_watcher(load_config(None), calibration, 3))
+    worker.read_now = maintenance_reader(worker)  # as kiosk.app.build wires it
+    kiosk.worker, kiosk.calibration = worker, calibration
+    frame, _ = _wall_throw(tray, worker.watcher.reader)
+    kiosk.events.put(CameraStatus(True))  # the camera works, as the worker's first frame says
+
+    choose_tool(kiosk, "test_read")
+    press(kiosk, "ok")  # Run
+    worker.step(frame, 0.0)  # the worker's next frame serves the request
+    kiosk.frame(0.0)
+    kiosk.render()
+    said = "Throw again: A die leans, or touches the wall of the track."
+    assert kiosk.scene.status == said
+    assert said in drawn
+    kiosk.log.close()
