@@ -115,12 +115,15 @@ class FaceClassifier:
         """(networks, n, 7) raw logits for (n, INPUT, INPUT, 3) crops, each network's."""
         if len(crops) == 0:
             return np.zeros((len(self._nets), 0, 7), np.float32)
-        x = normalise(np.asarray(crops))
+        return self._run(normalise(np.asarray(crops)))
+
+    def _run(self, x: np.ndarray) -> np.ndarray:
+        """(networks, n, 7) raw logits for a normalised batch (n, 3, INPUT, INPUT)."""
         out = []
         with self._lock:
             for net in self._nets:
                 net.setInput(x)
-                out.append(net.forward().reshape(len(crops), -1).copy())
+                out.append(net.forward().reshape(len(x), -1).copy())
         return np.array(out)
 
     def each(self, crops: np.ndarray) -> np.ndarray:
@@ -135,11 +138,11 @@ class FaceClassifier:
 
     def view_logits(self, crops: np.ndarray, views: int | None = None) -> np.ndarray:
         """(views x networks, n, 7) raw logits of each crop seen in the first `views` VIEWS."""
-        crops = np.asarray(crops)
         chosen = VIEWS[: views or self.n_views]
-        seen = [np.rot90(crops, k, axes=(1, 2))[:, :, :: -1 if m else 1] for k, m in chosen]
+        x = normalise(np.asarray(crops))  # once: turning a crop changes neither mean nor spread
+        seen = [np.rot90(x, k, axes=(2, 3))[:, :, :, :: -1 if m else 1] for k, m in chosen]
         # one batch for every view: one pass through the network, not one per view
-        z = self.logits(np.concatenate(seen))  # (networks, views x n, 7), view-major
+        z = self._run(np.ascontiguousarray(np.concatenate(seen)))  # (networks, views x n, 7)
         z = z.reshape(len(z), len(chosen), len(crops), -1).swapaxes(0, 1)
         return z.reshape(-1, len(crops), z.shape[-1])
 
