@@ -15,12 +15,12 @@ from hardware.camera import (
     CameraError,
     Frame,
     PiCamera,
-    ReplayCamera,
     UsbCamera,
     as_bgr,
     open_camera,
     pi_controls,
 )
+from hardware.replay import ReplayCamera
 from hardware.sim import SimulatedTray
 from kiosk.config import CameraConfig, SimulatedConfig
 
@@ -258,7 +258,7 @@ def test_a_bad_file_in_a_replay_folder_is_a_dropped_frame_not_a_lost_camera(tmp_
     import cv2
     import numpy as np
 
-    from hardware.camera import ReplayCamera
+    from hardware.replay import ReplayCamera
 
     good = np.full((48, 64, 3), 90, np.uint8)
     cv2.imwrite(str(tmp_path / "000.png"), good)
