@@ -102,6 +102,20 @@ def test_any_patch_size_and_batch(classifier):
     assert classifier.classify(big)[0] == 4
 
 
+def test_each_view_is_the_crop_turned_or_mirrored(classifier):
+    """The views are cut from the normalised crops (normalised once): each must be exactly what
+    the network answers to the crop itself turned and mirrored so."""
+    from vision.face_classifier import VIEWS
+
+    style = synth.RED_ON_LIGHT
+    crops = np.array([drawn(v, style, 44, 17.0 * v) for v in (2, 3, 6)])
+    seen = classifier.view_logits(crops, len(VIEWS))
+    for view, (k, mirrored) in enumerate(VIEWS):
+        turned = np.rot90(crops, k, axes=(1, 2))[:, :, :: -1 if mirrored else 1]
+        expected = classifier.logits(np.ascontiguousarray(turned))
+        assert np.allclose(seen[view], expected[0], atol=1e-3), (k, mirrored)
+
+
 @pytest.mark.skipif(not DATA.is_dir(), reason="real photo sets not present")
 @pytest.mark.parametrize(
     ("name", "floor"),
