@@ -6,9 +6,10 @@
 (colours as "#rrggbb"; the default is the demo's ivory die with black pips; WxH:DIE a tray
 seen at another resolution with dice DIE px wide, e.g. 640x360:45, a cramped tray)
 
-Counts, over ordinary throws and each hazard: ok and right, reroll (by reason), ok but wrong.
-The reader is the kiosk's (vision.reader.TrayReader: calibrated from the empty tray, the die
-size learnt from the dice it reads), one read per settled throw (no vote).
+Counts, over ordinary throws and each hazard: ok and right, reroll (by reason), ok but wrong;
+then the top-face window the reader learnt, and whether it reads dice at the wall. The reader
+is the kiosk's (vision.reader.TrayReader: calibrated from the empty tray, the die size learnt
+from the dice it reads), one read per settled throw (no vote).
 A referee may reroll an ordinary throw now and then; it must never be ok and wrong.
 """
 
@@ -98,6 +99,7 @@ def main(
                 f"  of which once the top-face window was learnt: {settled['read']} of "
                 f"{settled['throws']} read right (before it, dice at the wall are refused)"
             )
+            print("  " + _window(read))
     start = time.perf_counter()
     tray.throw()
     frames = 0
@@ -110,6 +112,16 @@ def main(
     print(f"render: {seconds * 1000:.1f} ms a frame at {size}")
     print(f"frames that were rerolled or wrong are saved under {failures}")
     return 1 if wrong_total else 0
+
+
+def _window(read: TrayReader) -> str:
+    """What the reader learnt of the tray's flat faces, and whether it reads the wall: a window
+    just wider than `judge.wall_window` allows refuses every die at the wall."""
+    if read.face_size is None:
+        return "the top-face window was not learnt in these throws"
+    low, high = read.params.judge.top_face
+    wall = "read" if read.reads_wall else "always refused (the window is wider than the wall's)"
+    return f"window learnt: faces {low:.3f}-{high:.3f} of {read.face_size:.1f} px; wall {wall}"
 
 
 if __name__ == "__main__":
