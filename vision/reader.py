@@ -155,7 +155,7 @@ class TrayReader:
         self.calibration = calibration
         self.expect = expect
         self.on_learnt = on_learnt
-        of_tray = calibration is not None and calibration.of_tray
+        of_tray = self._of_tray
         self._learn = of_tray and calibration is not None and calibration.die_size is None
         self._sizes: deque[float] = deque(maxlen=LEARN_DICE)
         self._first: list[float] | None = []  # faces read before the window applies
@@ -166,6 +166,11 @@ class TrayReader:
             self._first = None
             self.params = _learnt(self.params, faces.window)
             self._learnt_size()
+
+    @property
+    def _of_tray(self) -> bool:
+        """Is this reader's calibration a tray's (the kiosk's), not a single photo's?"""
+        return self.calibration is not None and self.calibration.of_tray
 
     @property
     def faces(self) -> TrayFaces | None:
@@ -198,8 +203,8 @@ class TrayReader:
     def learning(self) -> tuple[int, int] | None:
         """While the top-face window is learnt on a calibrated tray: (dice read so far, dice it
         is learnt from), which staff see; None once it is learnt, and on what is no tray."""
-        of_tray = self.calibration is not None and self.calibration.of_tray
-        return (len(self._first), LEARN_DICE) if of_tray and self._first is not None else None
+        learning = self._of_tray and self._first is not None
+        return (len(self._first), LEARN_DICE) if learning else None
 
     @property
     def reads_wall(self) -> bool:
@@ -226,7 +231,7 @@ class TrayReader:
 
     def __call__(self, frame: np.ndarray) -> Roll:
         roll = self.peek(frame)
-        if self.calibration is None or not self.calibration.of_tray or self._seen(roll):
+        if not self._of_tray or self._seen(roll):
             return roll
         self._last = roll
         sizes = [die.size for die in roll.dice]  # read by both, if not all the roll's
