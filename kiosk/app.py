@@ -169,13 +169,10 @@ def _twin_faces(config: Config, camera: CameraConfig) -> TrayFaces | None:
 
     from hardware.sim import SimulatedTray
 
-    def learn() -> TrayFaces | None:
-        look = replace(config.simulated, seed=TWIN_SEED)
-        return learn_faces(SimulatedTray.from_config(look, resolution=camera.resolution))
-
     start = time.monotonic()
     try:
-        faces = learn()
+        look = replace(config.simulated, seed=TWIN_SEED)
+        faces = learn_faces(SimulatedTray.from_config(look, resolution=camera.resolution))
     except Exception as error:  # the demo plays on: it learns the faces as a kiosk does
         log.warning("demo: the twin tray failed (%s); the tray's faces are learnt in play", error)
         return None
