@@ -97,7 +97,8 @@ def main(
         if hazard is None:
             print(
                 f"  of which once the top-face window was learnt: {settled['read']} of "
-                f"{settled['throws']} read right (before it, dice at the wall are refused)"
+                f"{settled['throws']} read right (before it, dice at the wall showing 1-3 "
+                "are refused)"
             )
             print("  " + _window(read))
     start = time.perf_counter()

@@ -70,7 +70,7 @@ def build_watcher(
 
 def learn_faces(twin: SimulatedTray, throws: int = 80) -> TrayFaces | None:
     """What a kiosk learns of its tray's flat faces from the first dice it reads (until then it
-    refuses every die at the wall: vision/reader.py, TrayReader), learnt on a twin of a
+    refuses every 1, 2 or 3 at the wall: vision/reader.py, TrayReader), learnt on a twin of a
     simulated tray, thrown and read at rest up to `throws` times; None if not learnt by then.
     The demo starts from it, as a kiosk that has run a while on its tray does, so its first
     visitors are not asked to throw again for every die that rolls to the wall."""
@@ -94,7 +94,7 @@ def maintenance_reader(worker: Worker) -> Callable[[np.ndarray], Roll]:
     """The maintenance screen's test read: the frame read by the worker's watcher's reader as
     it stands when asked (its calibration, the dice the game asks for, what it has learnt of
     the tray's faces), learning nothing from it: what the kiosk would say of these dice now,
-    a die at the wall refused while the tray's faces are being learnt."""
+    a 1, 2 or 3 at the wall refused while the tray's faces are being learnt."""
     return lambda frame: worker.watcher.reader.peek(frame)
 
 

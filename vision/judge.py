@@ -62,18 +62,9 @@ def judge_die(
         return DieVerdict(candidate, pips, guess, None, None, "not a die", counts=False)
     if candidate.cut:
         return verdict(RerollReason.CUT, "a die cut by the edge of the picture or the tray")
-    if face_size and pips.face is not None and pips.value is not None:
-        ratio = pips.face.side / face_size
-        low, high = p.judge.top_face
-        if not low <= ratio <= high:
-            return verdict(RerollReason.COCKED, f"a face {ratio:.2f} times a die's top face")
-    if candidate.at_wall and not p.judge.wall_reads:
-        why = "a die against the wall, where this tray cannot yet tell a leaning one"
-        return verdict(RerollReason.COCKED, why)
-    if candidate.at_wall and pips.face is not None:
-        tilt = max(pips.face.aspect, pips.stretch)
-        if tilt > p.judge.wall_face:
-            return verdict(RerollReason.COCKED, f"a die against the wall, foreshortened {tilt:.2f}")
+    lean = _leans(candidate, pips, p, face_size)
+    if lean:
+        return verdict(RerollReason.COCKED, lean)
     if pips.value is not None and guess.value == pips.value:
         if guess.p >= sure and pips.confidence >= p.judge.min_pip_confidence:
             face = pips.face
@@ -97,6 +88,39 @@ def judge_die(
     if flat_none and reason is RerollReason.UNREADABLE and finder_sure:
         reason = RerollReason.COCKED  # a die the finder is sure of, showing no flat top face
     return verdict(reason, pips.detail)
+
+
+def _leans(
+    candidate: Candidate, pips: PipReading, p: Params, face_size: float | None
+) -> str | None:
+    """Why a die on the kiosk's tray may lean, or None where nothing seen shows a lean.
+
+    Pips laid out in two directions (4, 5, 6) show a tilt themselves: a die leaning 20 degrees
+    or more lays them out 1.10 long or more, flat dice 1.00-1.02 (the simulated tray, five
+    colourings), and pips are measured at their centres whatever the face's colour, so such a
+    die is judged by its layout alone, at the wall from the first throw. A 1, 2 or 3 cannot
+    show it: its face's size is held to the tray's flat faces (face_size, once learnt), and at
+    the wall it is read only where those measure closely enough (`JudgeParams.wall_reads`) and
+    its face is not foreshortened.
+    """
+    if not (face_size or candidate.at_wall):
+        return None  # a single photo: photo.py judges leaning dice by their faces' shapes
+    if pips.value is not None and pips.value >= 4:
+        if pips.stretch > p.judge.wall_face:
+            return f"pips laid out {pips.stretch:.2f} long: a leaning {pips.value}"
+        return None
+    if face_size and pips.face is not None and pips.value is not None:
+        ratio = pips.face.side / face_size
+        low, high = p.judge.top_face
+        if not low <= ratio <= high:
+            return f"a face {ratio:.2f} times a die's top face"
+    if candidate.at_wall and not p.judge.wall_reads:
+        return "a die against the wall, where this tray cannot yet tell a leaning one"
+    if candidate.at_wall and pips.face is not None:
+        tilt = max(pips.face.aspect, pips.stretch)
+        if tilt > p.judge.wall_face:
+            return f"a die against the wall, foreshortened {tilt:.2f}"
+    return None
 
 
 def _inside_face(verdict: DieVerdict, host: DieVerdict, p: Params) -> bool:

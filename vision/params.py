@@ -155,10 +155,13 @@ class JudgeParams:
     boxes_apart: float = 0.7  # ...and, for a die not read (its face side guessed from the
     # finder's box), at least this (geometry, with the box's error)
     wall_face: float = 1.07  # a die touching the wall leans if its top face or pip layout is
-    # foreshortened more than this (geometry: leaning on a wall tilts a die 20 degrees or more,
-    # 1.06 and up; flat ivory dice on the simulated tray measure 1.01-1.05)
-    wall_reads: bool = True  # dice touching the wall are read at all (TrayReader: not until its
-    # flat faces are measured, and only where they measure within `wall_window`)
+    # foreshortened more than this; on the kiosk's tray a 4, 5 or 6 anywhere, if its pip layout
+    # is (geometry: leaning on a wall tilts a die 20 degrees or more, 1.06 and up; on the
+    # simulated tray, five colourings, 4-6 leaning on the wall lay out 1.095 long and more,
+    # flat ones 1.00-1.02 in 99% (1537 dice, two black ones 1.05 and 1.16); flat ivory faces
+    # measure 1.01-1.05)
+    wall_reads: bool = True  # dice touching the wall showing 1-3 are read at all (TrayReader:
+    # not until its flat faces are measured, and only where they measure within `wall_window`)
     wall_window: tuple[float, float] = (0.95, 1.15)  # a learnt top-face window within this
     # shows a die leaning on the wall (geometry, the simulated tray: a leaning die's top measures
     # 0.87-0.95 of a flat one's, or 1.17 and up with a side in it); a wider one, learnt where

@@ -135,10 +135,12 @@ class TrayReader:
     die), the window widened to SPREAD robust deviations of those first dice's faces where
     this camera and these dice measure faces less exactly than it allows (dark dice, whose
     sides merge with their top; a real lens). The window is learnt once, from dice read
-    before it applied, so that it cannot narrow itself. Until then a die touching the wall is
-    refused (it may lean there, and no face is yet held to a size); after, only where the window
-    learnt is narrow enough to show a lean (`JudgeParams.wall_window`: black dice, whose faces
-    take in their sides, measure too loosely, and at the wall are always refused).
+    before it applied, so that it cannot narrow itself. A 4, 5 or 6 shows a tilt in its pips'
+    layout and is judged by it alone (judge._leans); a 1, 2 or 3 cannot, so until then one
+    touching the wall is refused (it may lean there, and no face is yet held to a size); after,
+    only where the window learnt is narrow enough to show a lean (`JudgeParams.wall_window`:
+    black dice, whose faces take in their sides, measure too loosely, and a black 1, 2 or 3 at
+    the wall is always refused).
 
     faces: what an earlier run learnt on this calibration (tray_faces.py), taken as learnt;
     on_learnt: called once with what this one learns, when it has (the kiosk keeps it).
@@ -208,7 +210,8 @@ class TrayReader:
 
     @property
     def reads_wall(self) -> bool:
-        """Are dice touching the tray's wall read (judged by their faces), or thrown again?"""
+        """Are dice touching the tray's wall showing 1-3 read (judged by their faces), or
+        thrown again? (4-6 show a lean in their layout, and are judged by it.)"""
         return self.params.judge.wall_reads
 
     @property

@@ -6,6 +6,8 @@ wrong sum, and it must refuse every cocked, outside or stacked die.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
@@ -190,8 +192,9 @@ def test_black_dice_lying_alone_are_read() -> None:
     """A black die's face found takes in the sides perspective shows (of its colour): too oblong
     for a flat top, yet a die lying alone on the floor has nothing to lean on. Ordinary throws
     of black dice are read right (the reader that refused them read 17 of 30 here), never wrong.
-    Those that come to rest against the wall are refused: there a die may lean, and a black
-    die's face cannot show it (18 of 30 read, the rest refused as `cocked`)."""
+    Those that come to rest against the wall showing 1, 2 or 3 are refused: there a die may
+    lean, and a black die's face cannot show it (24 of 30 read, the rest refused as `cocked`;
+    18 while every black die at the wall was refused, 4-6 too)."""
     tray, clock, calibration = make_rig(seed=5, die_colour="#1a1a1a", pip_colour="#f2f2f2")
     read = reader.TrayReader(calibration)
     right = 0
@@ -201,6 +204,28 @@ def test_black_dice_lying_alone_are_read() -> None:
             assert sorted(roll.values) == sorted(tray.last_values)
             right += 1
     assert right >= 15, f"only {right} of 30 ordinary throws of black dice read"
+
+
+def test_dice_at_the_wall_showing_four_to_six_are_read_from_the_first_throw() -> None:
+    """A 4, 5 or 6 shows a tilt in its pips' layout, so at the wall it is read before any face
+    is measured, even a black die's, whose face takes in its sides; a 1, 2 or 3 there waits for
+    faces measured closely enough (black dice's never are)."""
+    tray, clock, calibration = make_rig(seed=5, die_colour="#1a1a1a", pip_colour="#f2f2f2")
+    read = reader.TrayReader(calibration)
+    at_wall: Counter[tuple[bool, bool]] = Counter()  # (shows 4-6, read)
+    for _ in range(20):
+        frame = settled_frame(tray, clock)
+        seen = reader.inspect(
+            frame, calibration=read.calibration, params=read.params, face_size=read.face_size
+        )[1]
+        roll = read(frame)
+        if roll.ok:
+            assert sorted(roll.values) == sorted(tray.last_values)
+        for v in seen:
+            if v.candidate.at_wall and v.pips is not None and v.pips.value is not None:
+                at_wall[(v.pips.value >= 4, v.die is not None)] += 1
+    assert at_wall[(True, True)] >= 3, at_wall
+    assert at_wall[(False, True)] == 0, at_wall
 
 
 def _cocked_announced(seed: int, die: str, pip: str, params) -> list[tuple[int, ...]]:

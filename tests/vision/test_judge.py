@@ -69,3 +69,36 @@ def test_a_die_at_the_wall_is_refused_where_the_tray_cannot_tell_a_lean():
         50.0,
     )
     assert away.die is not None  # only the wall's dice
+
+
+def _laid_out(value: int, stretch: float, face_side: float, params, face_size=None):
+    """A die at the wall whose pips lay out `stretch` long, on a face `face_side` px and 1.2
+    long (a dark die's face found with a side in it)."""
+    face = Face(centre=(100.0, 100.0), side=face_side, angle=0.0, aspect=1.2, share=0.8)
+    pips = PipReading(value, 0.9, face, None, "", value, ((100.0, 100.0),), stretch)
+    candidate = Candidate((100.0, 100.0), 64.0, 0.9, at_wall=True)
+    return judge_die(candidate, pips, FaceGuess(value, 0.99, 0.99), params, face_size)
+
+
+@pytest.mark.parametrize("value", [4, 5, 6])
+def test_pips_laid_out_square_show_a_die_at_the_wall_lies_flat(value):
+    """A 4, 5 or 6 shows a tilt in its pips' layout whatever its face measures: read at the
+    wall on a tray that cannot yet tell a lean by faces, its face oblong and oversized."""
+    from dataclasses import replace
+
+    fresh = replace(PARAMS, judge=replace(PARAMS.judge, wall_reads=False))
+    assert _laid_out(value, 1.01, 60.0, fresh).die is not None
+    assert _laid_out(value, 1.01, 60.0, PARAMS, face_size=50.0).die is not None
+    leaning = _laid_out(value, 1.12, 50.0, PARAMS, face_size=50.0)
+    assert leaning.die is None and leaning.reason is RerollReason.COCKED
+
+
+@pytest.mark.parametrize("value", [1, 2, 3])
+def test_a_face_with_no_layout_to_show_a_tilt_is_judged_by_its_face(value):
+    """A 1, 2 or 3 lays out in one direction at most: its face decides, and where the tray
+    cannot yet tell a lean by faces it is refused at the wall."""
+    from dataclasses import replace
+
+    fresh = replace(PARAMS, judge=replace(PARAMS.judge, wall_reads=False))
+    assert _laid_out(value, 1.0, 50.0, fresh).reason is RerollReason.COCKED
+    assert _laid_out(value, 1.0, 50.0, PARAMS, face_size=50.0).reason is RerollReason.COCKED

@@ -38,9 +38,13 @@ TRAY_STATES = {
 }
 TRAY_UNKNOWN = N_("Watching the tray.")
 # What the reader has learnt of the dice at the tray's wall (vision.reader.TrayReader).
-WALL_LEARNING = N_("Dice at the wall: learning their faces ({n} of {total} dice read).")
+WALL_LEARNING = N_(
+    "Dice at the wall showing 1, 2 or 3: learning their faces ({n} of {total} dice read)."
+)
 WALL_READ = N_("Dice at the wall: read.")
-WALL_REFUSED = N_("Dice at the wall: always thrown again (these dice's faces measure loosely).")
+WALL_REFUSED = N_(
+    "Dice at the wall showing 1, 2 or 3: always thrown again (these dice's faces measure loosely)."
+)
 # What the calibration says of the picture (vision.calibrate.Verdict values).
 VERDICTS = {
     "ok": N_("The picture is good."),
@@ -330,7 +334,7 @@ class Maintenance(Scene):
 
     def wall_state(self) -> str:
         """What the reader has learnt of dice at the tray's wall, for the staff ("" on no
-        calibrated tray): until it has, every die touching the wall is thrown again."""
+        calibrated tray): until it has, every 1, 2 or 3 touching the wall is thrown again."""
         watcher = getattr(self.kiosk.worker, "watcher", None)
         reader = getattr(watcher, "reader", None)
         if reader is None or not hasattr(reader, "learning") or self.kiosk.calibration is None:
