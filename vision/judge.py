@@ -95,17 +95,17 @@ def _leans(
 ) -> str | None:
     """Why a die on the kiosk's tray may lean, or None where nothing seen shows a lean.
 
-    Pips laid out in two directions (4, 5, 6) show a tilt themselves: a die leaning 20 degrees
-    or more lays them out 1.10 long or more, flat dice 1.00-1.02 (the simulated tray, five
-    colourings), and pips are measured at their centres whatever the face's colour, so such a
-    die is judged by its layout alone, at the wall from the first throw. A 1, 2 or 3 cannot
-    show it: its face's size is held to the tray's flat faces (face_size, once learnt), and at
-    the wall it is read only where those measure closely enough (`JudgeParams.wall_reads`) and
-    its face is not foreshortened.
+    At the wall, where a die may lean, pips laid out in two directions (4, 5, 6) show a tilt
+    themselves: a die leaning 20 degrees or more lays them out 1.095 long or more, flat dice
+    1.00-1.02 (the simulated tray, five colourings), and pips are measured at their centres
+    whatever the face's colour, so such a die is judged there by its layout alone, from the
+    first throw. A 1, 2 or 3 cannot show it: at the wall it is read only where the tray's flat
+    faces measure closely enough (`JudgeParams.wall_reads`) and its face is not foreshortened.
+    Every other face is held to the size of the tray's flat faces (face_size, once learnt: a
+    window widened to what this camera measures, so a camera that looks at the tray a little
+    askew, which stretches every layout, keeps the dice away from the wall read).
     """
-    if not (face_size or candidate.at_wall):
-        return None  # a single photo: photo.py judges leaning dice by their faces' shapes
-    if pips.value is not None and pips.value >= 4:
+    if candidate.at_wall and pips.value is not None and pips.value >= 4:
         if pips.stretch > p.judge.wall_face:
             return f"pips laid out {pips.stretch:.2f} long: a leaning {pips.value}"
         return None

@@ -155,8 +155,8 @@ class JudgeParams:
     boxes_apart: float = 0.7  # ...and, for a die not read (its face side guessed from the
     # finder's box), at least this (geometry, with the box's error)
     wall_face: float = 1.07  # a die touching the wall leans if its top face or pip layout is
-    # foreshortened more than this; on the kiosk's tray a 4, 5 or 6 anywhere, if its pip layout
-    # is (geometry: leaning on a wall tilts a die 20 degrees or more, 1.06 and up; on the
+    # foreshortened more than this; a 4, 5 or 6 if its pip layout is, judged by it alone
+    # (geometry: leaning on a wall tilts a die 20 degrees or more, 1.06 and up; on the
     # simulated tray, five colourings, 4-6 leaning on the wall lay out 1.095 long and more,
     # flat ones 1.00-1.02 in 99% (1537 dice, two black ones 1.05 and 1.16); flat ivory faces
     # measure 1.01-1.05)

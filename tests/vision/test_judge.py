@@ -102,3 +102,15 @@ def test_a_face_with_no_layout_to_show_a_tilt_is_judged_by_its_face(value):
     fresh = replace(PARAMS, judge=replace(PARAMS.judge, wall_reads=False))
     assert _laid_out(value, 1.0, 50.0, fresh).reason is RerollReason.COCKED
     assert _laid_out(value, 1.0, 50.0, PARAMS, face_size=50.0).reason is RerollReason.COCKED
+
+
+def test_away_from_the_wall_a_layout_stretched_by_an_askew_camera_is_read():
+    """A camera looking at the tray a little askew stretches every layout; away from the wall
+    a die is held to the tray's face window, which such a camera widens, not to its layout."""
+    face = Face(centre=(100.0, 100.0), side=50.0, angle=0.0, aspect=1.04, share=0.8)
+    pips = PipReading(5, 0.9, face, None, "", 5, ((100.0, 100.0),), 1.09)
+    guess = FaceGuess(5, 0.99, 0.99)
+    away = judge_die(Candidate((100.0, 100.0), 64.0, 0.9), pips, guess, PARAMS, 50.0)
+    assert away.die is not None
+    at_wall = Candidate((100.0, 100.0), 64.0, 0.9, at_wall=True)
+    assert judge_die(at_wall, pips, guess, PARAMS, 50.0).reason is RerollReason.COCKED
