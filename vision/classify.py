@@ -32,15 +32,20 @@ def _classifier():
         raise ClassifierMissing(str(error)) from error
 
 
-def guess_faces(frame: np.ndarray, boxes: Sequence[tuple[float, float, float]]) -> list[FaceGuess]:
-    """The classifier's reading of each box (centre x, centre y, die side in px)."""
+def guess_faces(
+    frame: np.ndarray,
+    boxes: Sequence[tuple[float, float, float]],
+    one_look: float | None = None,
+) -> list[FaceGuess]:
+    """The classifier's reading of each box (centre x, centre y, die side in px); one_look: a
+    face read this surely in the first view is not seen the other ways (FaceClassifier.views)."""
     if not boxes:
         return []
     from vision.face_classifier import INPUT, crop_die
 
     classifier = _classifier()
     crops = np.array([crop_die(frame, (x, y), s) for x, y, s in boxes], np.uint8)
-    probabilities, _ = classifier.views(crops.reshape(-1, INPUT, INPUT, 3))
+    probabilities, _ = classifier.views(crops.reshape(-1, INPUT, INPUT, 3), one_look)
     return [_guess(p) for p in probabilities]
 
 

@@ -136,9 +136,12 @@ class FaceClassifier:
         """(n, 7) class probabilities for (n, INPUT, INPUT, 3) crops, the networks' mean."""
         return self.each(crops).mean(axis=0)
 
-    def view_logits(self, crops: np.ndarray, views: int | None = None) -> np.ndarray:
-        """(views x networks, n, 7) raw logits of each crop seen in the first `views` VIEWS."""
-        chosen = VIEWS[: views or self.n_views]
+    def view_logits(
+        self, crops: np.ndarray, views: int | None = None, start: int = 0
+    ) -> np.ndarray:
+        """(views x networks, n, 7) raw logits of each crop seen in VIEWS[start:views]
+        (`views`: the first so many, by default the calibrated number)."""
+        chosen = VIEWS[start : views or self.n_views]
         x = normalise(np.asarray(crops))  # once: turning a crop changes neither mean nor spread
         seen = [np.rot90(x, k, axes=(2, 3))[:, :, :, :: -1 if m else 1] for k, m in chosen]
         # one batch for every view: one pass through the network, not one per view
@@ -146,18 +149,31 @@ class FaceClassifier:
         z = z.reshape(len(z), len(chosen), len(crops), -1).swapaxes(0, 1)
         return z.reshape(-1, len(crops), z.shape[-1])
 
-    def views(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def views(
+        self, crops: np.ndarray, one_look: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Each crop seen `n_views` ways (turned, mirrored: every die face looks like a face
         of the same value so) by every network: the mean (n, 7) calibrated probabilities, and
         whether all those answers agree. A face read the same however it is turned is read for
-        its pips, not for a glint or a neighbour's edge."""
+        its pips, not for a glint or a neighbour's edge.
+
+        one_look: a crop whose first view every network reads as one face value (1-6) at this
+        calibrated probability or more is answered from that view alone; the others are seen
+        all `n_views` ways. Most dice on a tray are such faces, and a view costs as much as a
+        crop (ClassifyParams.one_look says how the level was chosen)."""
         crops = np.asarray(crops)
         if len(crops) == 0:
             return np.zeros((0, 7), np.float32), np.zeros(0, bool)
-        z = self.view_logits(crops) / self.temperature
-        seen = np.array([softmax(v) for v in z])
-        answers = seen.argmax(axis=2)
-        return seen.mean(axis=0), (answers == answers[0]).all(axis=0)
+        if one_look is None or self.n_views == 1:
+            return _mean(self.view_logits(crops) / self.temperature)
+        first = self.view_logits(crops, 1) / self.temperature  # (networks, n, 7)
+        mean, agree = _mean(first)
+        best = mean.argmax(axis=1)
+        rest = ~(agree & (best != NOT_A_FACE) & (mean.max(axis=1) >= one_look))
+        if rest.any():
+            others = self.view_logits(crops[rest], start=1) / self.temperature
+            mean[rest], agree[rest] = _mean(np.concatenate([first[:, rest], others]))
+        return mean, agree
 
     def classify(self, patch: np.ndarray) -> tuple[int | None, float]:
         """(value 1..6 or None for "not a die face", its probability) for one crop.
@@ -178,6 +194,14 @@ class FaceClassifier:
         """One answer per die given as (centre x, centre y, size) in `frame`, in one batch."""
         crops = np.array([crop_die(frame, (x, y), s) for x, y, s in boxes], np.uint8)
         return [_answer(p) for p in self.probabilities(crops.reshape(-1, INPUT, INPUT, 3))]
+
+
+def _mean(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Calibrated logits (answers, n, 7) -> the mean (n, 7) probabilities, and whether every
+    answer names the same class."""
+    seen = np.array([softmax(v) for v in z])
+    answers = seen.argmax(axis=2)
+    return seen.mean(axis=0), (answers == answers[0]).all(axis=0)
 
 
 def _answer(p: np.ndarray) -> tuple[int | None, float]:

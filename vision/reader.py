@@ -60,7 +60,7 @@ def inspect(
             (*(c.centre if c.p_die > 0 or r.face is None else r.face.centre), c.size)
             for c, r in zip(candidates, pips, strict=True)
         ]
-        guesses = guess_faces(frame, boxes)
+        guesses = guess_faces(frame, boxes, params.classify.one_look)
     except (ClassifierMissing, FileNotFoundError) as error:
         _unavailable(str(error))
         return Roll((), RerollReason.UNREADABLE, f"the reader's models are missing: {error}"), []

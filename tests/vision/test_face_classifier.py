@@ -10,7 +10,14 @@ import numpy as np
 import pytest
 import synth
 
-from vision.face_classifier import CALIBRATION, INPUT, MODELS, FaceClassifier, crop_die
+from vision.face_classifier import (
+    CALIBRATION,
+    INPUT,
+    MODELS,
+    FaceClassifier,
+    crop_die,
+    softmax,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data" / "dice-photos"
@@ -114,6 +121,30 @@ def test_each_view_is_the_crop_turned_or_mirrored(classifier):
         turned = np.rot90(crops, k, axes=(1, 2))[:, :, :: -1 if mirrored else 1]
         expected = classifier.logits(np.ascontiguousarray(turned))
         assert np.allclose(seen[view], expected[0], atol=1e-3), (k, mirrored)
+
+
+def test_a_face_sure_in_its_first_view_is_answered_from_it_alone(classifier):
+    """With `one_look`, a crop whose first view reads a face value that surely is answered
+    from that view; every other crop (a blank tray, a die read less surely) gets exactly the
+    answer of all its views."""
+    style = synth.IVORY_ON_GREEN
+    frame = synth.tray(400, 300, style)
+    boxes = [(100.0, 100.0, 48.0), (250.0, 150.0, 48.0)]
+    for value, (x, y, s) in zip((3, 5), boxes, strict=True):
+        synth.draw_die(frame, synth.DrawnDie(value, (x, y), s, 25), style)
+    crops = [crop_die(frame, (x, y), s) for x, y, s in boxes]
+    crops += [crop_die(frame, (330.0, 250.0), 48.0), crop_die(frame, (175.0, 125.0), 40.0)]
+    crops = np.array(crops)
+    full, full_agree = classifier.views(crops)
+    first, _ = classifier.views(crops, one_look=0.0)  # any face value in the first view
+    one = classifier.view_logits(crops, 1) / classifier.temperature
+    alone = np.array([softmax(z) for z in one]).mean(axis=0)
+    early = alone.argmax(axis=1) != 0
+    assert early[:2].all() and not early.all()  # the dice, not the blank tray
+    assert np.allclose(first[early], alone[early])
+    assert np.allclose(first[~early], full[~early])
+    sure, agree = classifier.views(crops, one_look=1.01)  # never sure enough: all views
+    assert np.allclose(sure, full) and (agree == full_agree).all()
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="real photo sets not present")
