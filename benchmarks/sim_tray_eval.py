@@ -15,6 +15,7 @@ A referee may reroll an ordinary throw now and then; it must never be ok and wro
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 import time
@@ -125,6 +126,18 @@ def _window(read: TrayReader) -> str:
     return f"window learnt: faces {low:.3f}-{high:.3f} of {read.face_size:.1f} px; wall {wall}"
 
 
+def _arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Read the simulated tray's settled throws with the kiosk's reader."
+    )
+    parser.add_argument("throws", nargs="?", type=int, default=200, help="ordinary throws")
+    parser.add_argument("seed", nargs="?", type=int, default=1)
+    parser.add_argument("die", nargs="?", default="#efe8d8", help="die colour, #rrggbb")
+    parser.add_argument("pip", nargs="?", default="#1c1814", help="pip colour, #rrggbb")
+    parser.add_argument("view", nargs="?", help="WxH:DIE, e.g. 640x360:45 (a cramped tray)")
+    return parser.parse_args(argv)
+
+
 if __name__ == "__main__":
-    numbers = [int(a) for a in sys.argv[1:3]]
-    sys.exit(main(*numbers, *sys.argv[3:6]))
+    given = _arguments(sys.argv[1:])
+    sys.exit(main(given.throws, given.seed, given.die, given.pip, given.view))
