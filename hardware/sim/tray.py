@@ -135,6 +135,15 @@ class SimulatedTray(CameraBase):
         return self._clock() - self._started >= self._throw.duration
 
     @property
+    def rests_at(self) -> float | None:
+        """The clock time the current throw's dice come to rest (None before any throw): when
+        a camera would first show them still."""
+        with self._lock:
+            if self._throw is None:
+                return None
+            return self._started + self._throw.duration
+
+    @property
     def last_values(self) -> tuple[int, ...] | None:
         """The faces up once the current throw has come to rest (None before any throw).
 

@@ -40,6 +40,11 @@ def test_frames_follow_the_camera_contract(shared) -> None:
     assert frame.timestamp == clock.now
 
 
+def test_a_tray_never_thrown_has_no_time_of_rest() -> None:
+    tray, _ = make_tray()
+    assert tray.rests_at is None and tray.settled
+
+
 def test_reading_a_closed_tray_is_a_camera_error() -> None:
     tray, _ = make_tray()
     tray.close()
@@ -49,9 +54,11 @@ def test_reading_a_closed_tray_is_a_camera_error() -> None:
 
 def test_a_throw_moves_then_settles_on_the_chosen_faces_without_sleeping(shared) -> None:
     tray, clock = shared
+    thrown = clock.now
     tray.throw((6, 1, 4))
     assert not tray.settled
     assert 0.2 < tray.settle_time < 8
+    assert tray.rests_at == pytest.approx(thrown + tray.settle_time)
     frames = []
     for _ in range(4):
         clock.now += 0.05
