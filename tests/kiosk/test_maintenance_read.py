@@ -138,3 +138,35 @@ def test_staff_pressing_test_read_see_the_kiosks_ruling_on_the_screen(tmp_path, 
     assert kiosk.scene.status == said
     assert said in drawn
     kiosk.log.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_the_wall_line_keeps_its_size_on_the_seven_inch_panel(tmp_path, lang, monkeypatch) -> None:
+    """The longest wall line, in every language, is wrapped at the staff status size on the
+    800x480 panel, not shrunk to fit one line."""
+    from kiosk.ui import draw, theme
+    from kiosk.ui.scenes import maintenance
+
+    kiosk = headless_table(tmp_path, worker=_Worker(None))
+    kiosk.set_language(lang)
+    kiosk.calibration = Calibration(np.array([[0, 0], [9, 0], [9, 9], [0, 9]]), None, None)
+    scene = kiosk.scenes["maintenance"]
+    line = scene.tr(maintenance.WALL_REFUSED)
+    monkeypatch.setattr(scene, "wall_state", lambda: line)
+    sizes: dict[str, int] = {}
+    original = draw.rendered
+
+    def spy(name, px, string, color):
+        sizes[string] = px
+        return original(name, px, string, color)
+
+    monkeypatch.setattr(draw, "rendered", spy)
+    kiosk.goto("maintenance")
+    while scene.tool != "camera":
+        scene.on_button("right", "press")
+    kiosk.render()
+    pieces = [s for s in sizes if s and s in line]
+    assert " ".join(pieces) == line  # all of it drawn, on more than one line
+    assert len(pieces) > 1
+    want = kiosk.layout.px(theme.STAFF_STATUS.size)
+    assert all(sizes[s] == want for s in pieces)

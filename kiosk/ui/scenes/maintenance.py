@@ -329,8 +329,10 @@ class Maintenance(Scene):
             theme.STAFF_STATUS,
         )
         wall = self.wall_state()
-        if wall:
-            draw.styled(surface, layout, wall, (292, 344), theme.STAFF_STATUS, max_width=486)
+        if wall:  # wrapped on two lines rather than shrunk to one: the longest is French
+            style = theme.STAFF_STATUS
+            box = (292, 326, 486, 36)
+            draw.paragraph(surface, layout, wall, box, style.size, style.face, style.color)
 
     def wall_state(self) -> str:
         """What the reader has learnt of dice at the tray's wall, for the staff ("" on no
