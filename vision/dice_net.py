@@ -134,7 +134,8 @@ def _classifier_face(
     from vision.params import PARAMS
 
     sure = PARAMS.classify.sure
-    return [(g.p_face, g.value if g.p >= sure else None) for g in guess_faces(frame, boxes)]
+    guesses = guess_faces(frame, boxes, PARAMS.classify.one_look)
+    return [(g.p_face, g.value if g.p >= sure else None) for g in guesses]
 
 
 def _pips(small: list[Candidate], faces: dict) -> bool:

@@ -85,7 +85,8 @@ def _missed_die(
     single photo: a die the finder missed. None when there is none."""
     found = missed_dice(frame, verdicts, params)
     boxes = [(x, y, side) for x, y, side, _ in found]
-    for (x, y, _, sure), guess in zip(found, guess_faces(frame, boxes), strict=True):
+    guesses = guess_faces(frame, boxes, params.classify.one_look)
+    for (x, y, _, sure), guess in zip(found, guesses, strict=True):
         if guess.p_face >= sure:
             return x, y
     return None
