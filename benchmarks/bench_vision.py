@@ -181,7 +181,10 @@ def film_throws(resolution: tuple[int, int], throws: int, read_roll: Callable) -
                 answers.append(answer)
                 delays.append(now[0] - started - tray.settle_time)
             now[0] += 1 / 30
-        if len(answers) != 1:
+        if not answers and hazard is Hazard.NOT_MOVED:
+            # seen moving in single frames only, a flicker to the watcher: nothing is said
+            key = "not_moved unanswered (the old answer stands)"
+        elif len(answers) != 1:
             key = f"{len(answers)} answers"
         elif hazard is Hazard.NOT_MOVED:
             key = "not_moved caught" if answers[0].reason is RerollReason.NOT_MOVED else "MISSED"
