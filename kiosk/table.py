@@ -176,6 +176,14 @@ class Kiosk:
             log.exception("cannot return to a safe scene")
             self.scene = self.scenes["attract"]
 
+    @property
+    def camera_rules(self) -> bool:
+        """May the camera's reads rule a throw? Only while it works and its tray is
+        calibrated: without the tray's outline the reader cannot tell a die leaning on the
+        wall, and reads a fixed camera's picture as it reads a hand-held photo. Until staff
+        calibrate, throws are entered with the buttons, as when the camera is lost."""
+        return self.camera_ok and not self.uncalibrated
+
     def apply_calibration(self, calibration: Calibration) -> str:
         """A new tray calibration from the maintenance screen: the watcher starts over with it."""
         if self.worker is None:

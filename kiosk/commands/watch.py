@@ -62,6 +62,13 @@ def answer_line(index: int, t: float, roll) -> str:
     return f"{where}: reroll, {roll.reason} ({roll.detail})"
 
 
+UNCALIBRATED = (
+    "No calibration given: read as single photos are, dice at the wall and leaning dice "
+    "included. The kiosk lets no read rule an uncalibrated tray (its dice are entered by hand); "
+    "give --calibration (the kiosk's data folder) to read as it does."
+)
+
+
 class SourceError(ValueError):
     """A recording that cannot be read; the message says why."""
 
@@ -145,6 +152,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         calibration = _calibration(args.calibration)
         folder = None if args.calibration is None else _folder(args.calibration)
+        if calibration is None:
+            print(UNCALIBRATED, file=sys.stderr)
         watcher = build_watcher(config, calibration, args.expect, folder=folder, keep=False)
         for index, t, frame in frames(args.source, args.fps):
             roll = watcher.update(frame, t)

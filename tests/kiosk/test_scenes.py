@@ -410,6 +410,36 @@ def test_an_uncalibrated_tray_is_shown_to_staff_until_calibrated(kiosk, monkeypa
     assert not kiosk.uncalibrated and warning not in shown
 
 
+def test_an_uncalibrated_tray_rules_nothing_its_throws_are_entered_by_hand(kiosk, drawn) -> None:
+    """Without the tray's outline the reader cannot tell a die leaning on the wall: a camera
+    read then rules nothing, the dice are entered with the buttons (the screen says why), and
+    once staff calibrate, an entry nobody has started gives way to the camera again."""
+    from vision.calibration import Calibration
+
+    kiosk.uncalibrated = True
+    start(kiosk)
+    kiosk.events.put(roll(2, 3, 4))
+    kiosk.frame(1 / 30)
+    assert kiosk.match.throws == []  # the read was not taken
+    assert kiosk.scene.entry is not None and kiosk.scene.entry_purpose == "manual"
+    kiosk.render()
+    assert "Tray not calibrated: enter the dice with the buttons." in drawn
+    press(kiosk, "right", "ok", *["right"] * 3, "ok", *["right"] * 3, "ok")  # 2, 4, 4
+    assert kiosk.match.throws == [(2, 4, 4)] and not kiosk.match.is_over
+    assert kiosk.log.game(kiosk.match.game_id).events[0].source == "manual"
+
+    kiosk.frame(1 / 30)
+    assert kiosk.scene.entry is not None  # the next throw is entered by hand too
+    tray = np.array([[10, 10], [150, 10], [150, 80], [10, 80]], np.int32)
+    empty = np.full((90, 160, 3), 60, np.uint8)
+    assert kiosk.apply_calibration(Calibration(tray, None, empty)) == "Calibrated."
+    kiosk.frame(1 / 30)
+    assert kiosk.scene.entry is None  # nobody had started entering: the camera rules again
+    kiosk.events.put(roll(5, 5, 6))
+    kiosk.frame(0.0)
+    assert kiosk.match.throws == [(2, 4, 4), (5, 5, 6)]
+
+
 def test_autoplay_counts_a_finished_game_once_however_many_presses_it_takes(kiosk) -> None:
     from kiosk.ui.autoplay import Autoplay
 

@@ -114,6 +114,14 @@ def test_watch_reads_a_folder_of_frames(tmp_path, capsys) -> None:
     assert "99999.png: skipped" in out.err
 
 
+def test_watch_without_a_calibration_says_it_does_not_read_as_the_kiosk(recording, capsys):
+    video, _, thrown = recording
+    assert main(["watch", str(video)]) == 0
+    out = capsys.readouterr()
+    assert len(out.out.splitlines()) == len(thrown)  # the answers on stdout, as ever
+    assert "No calibration given" in out.err and "--calibration" in out.err
+
+
 def test_watch_says_why_it_cannot_read_a_source(tmp_path, capsys) -> None:
     assert main(["watch", str(tmp_path / "missing.avi")]) == 1
     assert "no such file" in capsys.readouterr().err

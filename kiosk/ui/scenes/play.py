@@ -41,6 +41,7 @@ class Play(PlayView, Scene):
         self.entry_touched = False
         self.entry_index = 0
         self.entry_purpose = "manual"  # or "correct"
+        self.entry_for_camera = False
         self.reroll: str | None = None  # reason key of the last "throw again"
         self.undo_armed = 0.0  # seconds left to confirm an undo
         self.ending = END_PAUSE_SECONDS if self.match and self.match.is_over else None
@@ -88,9 +89,9 @@ class Play(PlayView, Scene):
             simulated = self.kiosk.camera_ok and self.kiosk.tray is not None
             if simulated and self.kiosk.dice == 3:
                 self.kiosk.throw_dice()  # the demo's simulated tray
-            elif not self.kiosk.camera_ok or self.kiosk.staff or simulated:
-                # By hand: the camera is lost, the staff do it, or the demo's tray cannot throw
-                # this game's dice (it throws three; Hazard has two).
+            elif not self.kiosk.camera_rules or self.kiosk.staff or simulated:
+                # By hand: the camera is lost or its tray not calibrated, the staff do it, or
+                # the demo's tray cannot throw this game's dice (it throws three; Hazard two).
                 self.start_entry("manual")
 
     def _choice_button(self, button: str, choice) -> None:
@@ -115,6 +116,7 @@ class Play(PlayView, Scene):
         self.entry_index = 0
         self.entry_purpose = purpose
         self.entry_touched = False  # a referee has started entering
+        self.entry_for_camera = False  # started because the camera may not rule (update)
         self.undo_armed = 0.0
 
     def _entry_button(self, button: str, kind: str) -> None:
@@ -142,11 +144,13 @@ class Play(PlayView, Scene):
         if isinstance(event, CameraStatus):
             # The camera is back: an entry nobody has started gives way to the camera again.
             untouched = self.entry is not None and not self.entry_touched
-            if event.ok and untouched and self.entry_purpose == "manual":
+            if self.kiosk.camera_rules and untouched and self.entry_purpose == "manual":
                 self.entry = None
             return
         if not isinstance(event, RollRead) or self.match is None or self.entry is not None:
             return
+        if not self.kiosk.camera_rules:
+            return  # an uncalibrated tray's reads rule nothing (Kiosk.camera_rules)
         if self.match.is_over or self.match.choice is not None:
             return  # a read is accepted only when a throw is expected
         roll = event.roll
@@ -187,12 +191,15 @@ class Play(PlayView, Scene):
                 self.kiosk.goto("result")
                 return
         if (
-            not self.kiosk.camera_ok
+            not self.kiosk.camera_rules
             and self.entry is None
             and self.match is not None
             and not self.match.is_over
         ):
             self.start_entry("manual")
+            self.entry_for_camera = self.entry is not None
+        elif self.kiosk.camera_rules and self.entry_for_camera and not self.entry_touched:
+            self.entry = None  # calibrated, or the camera back, before anyone started entering
 
     def hints(self):
         tr = self.tr
@@ -209,7 +216,7 @@ class Play(PlayView, Scene):
             simulated = self.kiosk.tray is not None and self.kiosk.camera_ok
             if simulated and self.kiosk.dice == 3:
                 throw = tr("Throw")
-            elif not self.kiosk.camera_ok or self.kiosk.staff or simulated:
+            elif not self.kiosk.camera_rules or self.kiosk.staff or simulated:
                 throw = tr("Enter dice")
         thrown = self.match is not None and bool(self.match.entries) and self.kiosk.staff
         correctable = thrown and not self.match.last.is_choice

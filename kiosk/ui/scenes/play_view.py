@@ -73,6 +73,7 @@ class PlayView:
             self.reroll,
             self.entry is not None,
             self.kiosk.camera_ok,
+            self.kiosk.uncalibrated,
             self.reveal > 0,
         )
 
@@ -274,6 +275,8 @@ class PlayView:
             title = tr("Correct the last throw")
         elif not self.kiosk.camera_ok:
             title = tr("Camera lost: enter the dice with the buttons.")
+        elif self.kiosk.uncalibrated:
+            title = tr("Tray not calibrated: enter the dice with the buttons.")
         else:
             title = tr(ENTER_DICE.get(len(self.entry or ()), ENTER_DICE[3]))
         draw.styled(surface, layout, title, (400, 48), theme.CHOICE_TITLE, max_width=752)
