@@ -116,6 +116,7 @@ class SettleDetector:
         self.config = config or SettleConfig()
         self.calibration = calibration or Calibration()
         self.state = SettleState.MOVING
+        self.moved = False  # the last frame changed (the state stays MOVING a window after)
         self.motion = 0.0  # changed fraction against the previous frame or the anchor
         self.cover = 0.0  # fraction of the tray differing from the empty reference
         self._shape: tuple[int, ...] | None = None
@@ -176,6 +177,7 @@ class SettleDetector:
             self._anchor, self._anchor_t = small, t
         if moving:
             self._last_motion = t
+        self.moved = moving
         self._previous = small
         self._last_t = t
         self.state = SettleState.MOVING if moving else self._judge(small, t)
@@ -252,6 +254,10 @@ class SettleDetector:
             self._blocked = min(1.0, dice_area / max(self._tray_area, 1.0))
 
 
+RUNNING = 3  # changed frames in a row that are a stir whatever follows (a passing frame
+# changes two: the one it replaces and the one after it)
+
+
 class ThrowWatcher:
     """Frames in, one answer per throw out: settle, read, vote, and spot throws that weren't.
 
@@ -272,6 +278,8 @@ class ThrowWatcher:
         self._read = read
         self._answered = False  # this still scene has had its answer
         self._stirred_at: float | None = None  # first unsettled frame after the answer
+        self._stir_seen = False  # this stir changed the tray for more than a passing frame
+        self._changing = 0  # frames running that changed, up to this one
         self._last_scene: np.ndarray | None = None  # the scene at the last answer
         self._last_roll: Roll | None = None
 
@@ -287,11 +295,15 @@ class ThrowWatcher:
     def update(self, frame: np.ndarray, t: float) -> Roll | None:
         """Take the next frame at time `t`; return the throw's answer on the frame it is known."""
         state = self.detector.update(frame, t)
+        moved = self.detector.moved
+        self._changing = self._changing + 1 if moved else 0
+        running = self._changing >= RUNNING
         if state is not SettleState.SETTLED:
             if self._stirred_at is None:
                 self._stirred_at = t
             self._answered = False
             self.vote.clear()
+            self._watch_stir(moved, running)
             return None
         stirred_at = self._stirred_at  # kept until this still scene is answered
         scene = self.detector.scene
@@ -300,9 +312,10 @@ class ThrowWatcher:
             return None
         if self._last_scene is not None and self.detector.same_scene(scene, self._last_scene):
             stir = self.detector.last_motion - (t if stirred_at is None else stirred_at)
-            if stir < self.config.min_motion:
+            if stir < self.config.min_motion or not self._stir_seen:
                 self._answered = True  # a flicker of noise: the old answer still stands
                 self._stirred_at = None
+                self._stir_seen = False
                 return None
             return self._answer(self._not_moved(), scene)
         answer = self.vote.add(self._read(frame))
@@ -312,11 +325,26 @@ class ThrowWatcher:
             self._answered = True  # the reader sees no dice at all: a shadow, not a throw
             self._last_scene = scene
             self._stirred_at = None
+            self._stir_seen = False
             return None
         last = self._last_roll
         if answer.ok and last is not None and same_dice(answer, last, self.config.place_tolerance):
             answer = self._not_moved()
         return self._answer(answer, scene)
+
+    def _watch_stir(self, moved: bool, running: bool) -> None:
+        """Did the tray change for more than a passing frame since the answer: RUNNING changed
+        frames in a row (a hand, a die rolling), or, between changes, a tray that looks other
+        than at the answer (dice nudged slowly, seen in single frames as the change adds up)?
+        A glint, or a compressed video's poorer frame, changes the frames into and out of it,
+        and then the tray looks as it did: a stir of those alone is no throw, not even one that
+        wasn't."""
+        if self._stir_seen:
+            return
+        if running:
+            self._stir_seen = True
+        elif not moved and self._last_scene is not None and self.detector.scene is not None:
+            self._stir_seen = not self.detector.same_scene(self.detector.scene, self._last_scene)
 
     def _not_moved(self) -> Roll:
         dice = self._last_roll.dice if self._last_roll is not None else ()
@@ -325,6 +353,7 @@ class ThrowWatcher:
     def _answer(self, roll: Roll, scene: np.ndarray) -> Roll:
         self._answered = True
         self._stirred_at = None
+        self._stir_seen = False
         self._last_scene = scene
         if roll.reason is not RerollReason.NOT_MOVED:
             self._last_roll = roll

@@ -574,6 +574,22 @@ def test_a_single_noisy_frame_after_an_answer_is_not_a_new_throw() -> None:
     assert answers == [] and reader.calls == 3
 
 
+def test_passing_frames_spread_over_half_a_second_are_not_a_throw_that_was_not() -> None:
+    """A video compressed between frames has poorer frames here and there (B-frames): each
+    changes a patch of the tray in one frame, and the next looks as the tray did. Spread over
+    half a second they are no stir: the old answer stands, nothing is read or said."""
+    reader = ScriptedReader(THREE)
+    watcher = ThrowWatcher(reader, SettleConfig(still_for=0.3), empty_calibration())
+    watch(watcher, throw_frames(THREE) + [scene(THREE)] * 20, 0.0)
+    frames = []
+    for k in range(3):
+        poor = scene(THREE)
+        poor[150 + 40 * k : 200 + 40 * k, 240:330] //= 2  # blocks smeared darker, one frame
+        frames += [poor] + [scene(THREE)] * 7
+    answers = watch(watcher, frames + [scene(THREE)] * 20, 2.0)
+    assert answers == [] and reader.calls == 3
+
+
 def test_a_settled_shadow_with_no_dice_is_read_but_never_announced() -> None:
     reader = ScriptedReader([])
     watcher = ThrowWatcher(reader, SettleConfig(still_for=0.2, votes=3), empty_calibration())
