@@ -101,19 +101,22 @@ def _leans(
     whatever the face's colour, so such a die is judged there by its layout alone, from the
     first throw. A 1, 2 or 3 cannot show it: at the wall it is read only where the tray's flat
     faces measure closely enough (`JudgeParams.wall_reads`) and its face is not foreshortened.
-    Every other face is held to the size of the tray's flat faces (face_size, once learnt: a
-    window widened to what this camera measures, so a camera that looks at the tray a little
-    askew, which stretches every layout, keeps the dice away from the wall read).
+    Every face, these too, is held to the size of the tray's flat faces (face_size, once
+    learnt: a window widened to what this camera measures, so a camera that looks at the tray
+    a little askew, which stretches every layout, keeps the dice away from the wall read): a
+    die tipped far over on the wall turns a side almost to the camera, laid out nearly square
+    but smaller than a flat top.
     """
-    if candidate.at_wall and pips.value is not None and pips.value >= 4:
-        if pips.stretch > p.judge.wall_face:
-            return f"pips laid out {pips.stretch:.2f} long: a leaning {pips.value}"
-        return None
+    laid_out = candidate.at_wall and pips.value is not None and pips.value >= 4
+    if laid_out and pips.stretch > p.judge.wall_face:
+        return f"pips laid out {pips.stretch:.2f} long: a leaning {pips.value}"
     if face_size and pips.face is not None and pips.value is not None:
         ratio = pips.face.side / face_size
         low, high = p.judge.top_face
         if not low <= ratio <= high:
             return f"a face {ratio:.2f} times a die's top face"
+    if laid_out:
+        return None
     if candidate.at_wall and not p.judge.wall_reads:
         return "a die against the wall, where this tray cannot yet tell a leaning one"
     if candidate.at_wall and pips.face is not None:

@@ -88,9 +88,20 @@ def test_pips_laid_out_square_show_a_die_at_the_wall_lies_flat(value):
 
     fresh = replace(PARAMS, judge=replace(PARAMS.judge, wall_reads=False))
     assert _laid_out(value, 1.01, 60.0, fresh).die is not None
-    assert _laid_out(value, 1.01, 60.0, PARAMS, face_size=50.0).die is not None
+    assert _laid_out(value, 1.01, 51.0, PARAMS, face_size=50.0).die is not None
     leaning = _laid_out(value, 1.12, 50.0, PARAMS, face_size=50.0)
     assert leaning.die is None and leaning.reason is RerollReason.COCKED
+
+
+@pytest.mark.parametrize("value", [4, 5, 6])
+def test_once_faces_are_held_to_a_size_a_square_layout_at_the_wall_is_held_to_it_too(value):
+    """A die tipped far over on the wall turns a side nearly to the camera: its pips lay out
+    almost square, but on a face smaller than a flat top's (seen on the simulated tray: a
+    black die leaning at about 65 degrees, its side's 6 laid out 1.03 long on a face 0.80 of
+    the tray's). Its layout alone would pass it; its size does not."""
+    tipped = _laid_out(value, 1.03, 40.0, PARAMS, face_size=50.0)
+    assert tipped.die is None and tipped.reason is RerollReason.COCKED
+    assert "top face" in tipped.detail
 
 
 @pytest.mark.parametrize("value", [1, 2, 3])
