@@ -42,21 +42,30 @@ def from_finder(
 
 
 def tray_blobs(
-    frame: np.ndarray, empty: np.ndarray, die: float | None, p: CandidateParams = PARAMS.candidates
+    frame: np.ndarray,
+    empty: np.ndarray,
+    die: float | None,
+    p: CandidateParams = PARAMS.candidates,
+    tray: np.ndarray | None = None,
 ) -> list[np.ndarray]:
     """Outlines ((n, 1, 2) int32, frame px) of what differs from the empty tray.
 
     Both frames are shrunk so a die is about WORK_DIE px wide (or to a long side of 320 px when
     no die size is known) and their channels matched in median first: a change of light moves
-    the whole floor, a die only its own patch.
+    the whole floor, a die only its own patch. With the tray's floor polygon (`tray`) only what
+    lies within `p.floor_reach` die sides of the floor counts: a sleeve on the rim, a phone
+    beside the tray are not on it (and would otherwise refuse every roll as dice heaped).
     """
     scale = min(1.0, WORK_DIE / die) if die else min(1.0, 320 / max(frame.shape[:2]))
     size = (max(1, round(frame.shape[1] * scale)), max(1, round(frame.shape[0] * scale)))
     now_lab = _small_lab(frame, size)
-    then_lab, then_median = _empty_lab(empty, size)
+    reach = p.floor_reach * (die or max(frame.shape[:2]) / 16)
+    then_lab, then_median, floor = _empty_lab(empty, size, tray, reach)
     shift = np.median(now_lab[::2, ::2].reshape(-1, 3), axis=0) - then_median
     distance = lab_distance(now_lab - shift, then_lab)
     mask = (distance > p.tray_distance).astype(np.uint8)
+    if floor is not None:
+        mask &= floor
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
@@ -69,20 +78,33 @@ def _small_lab(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
 
 
-_EMPTY: dict[tuple[int, tuple[int, int]], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+_EMPTY: dict[tuple, tuple] = {}
 
 
-def _empty_lab(empty: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """The empty tray shrunk to `size` in Lab and its median colour, made once per calibration
-    (the kiosk reads every settled frame against the same empty frame)."""
-    key = (id(empty), size)
+def _empty_lab(
+    empty: np.ndarray, size: tuple[int, int], tray: np.ndarray | None, reach: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The empty tray shrunk to `size` in Lab, its median colour, and the mask (uint8 0/1,
+    `size`) of the floor grown by `reach` frame px (None without a floor), made once per
+    calibration (the kiosk reads every settled frame against the same empty frame)."""
+    key = (id(empty), id(tray), size, round(reach, 1))
     cached = _EMPTY.get(key)
-    if cached is None or cached[0] is not empty:
+    if cached is None or cached[0] is not empty or cached[1] is not tray:
         lab = _small_lab(empty, size)
+        floor = None
+        if tray is not None:
+            to_small = np.array([size[0] / empty.shape[1], size[1] / empty.shape[0]])
+            points = np.asarray(tray, np.float64).reshape(-1, 2) * to_small
+            floor = np.zeros((size[1], size[0]), np.uint8)
+            cv2.fillPoly(floor, [np.round(points).astype(np.int32)], 1)
+            r = max(1, round(reach * float(to_small.mean())))
+            grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+            floor = cv2.dilate(floor, grow)
         if len(_EMPTY) > 4:
             _EMPTY.clear()
-        cached = _EMPTY[key] = (empty, lab, np.median(lab[::2, ::2].reshape(-1, 3), axis=0))
-    return cached[1], cached[2]
+        median = np.median(lab[::2, ::2].reshape(-1, 3), axis=0)
+        cached = _EMPTY[key] = (empty, tray, lab, median, floor)
+    return cached[2], cached[3], cached[4]
 
 
 def _cut(
@@ -125,7 +147,7 @@ def find_candidates(
     unexplained: list[np.ndarray] = []
     empty = calibration.empty if calibration is not None else None
     if empty is not None and empty.shape == frame.shape:
-        found, unexplained = _with_tray(frame, empty, found, die, p)
+        found, unexplained = _with_tray(frame, empty, found, die, tray, p)
     kept = []
     for c in found:
         where, at_wall = _on_tray(c, tray, p)
@@ -136,11 +158,20 @@ def find_candidates(
     return kept[: p.max_candidates], unexplained
 
 
+def _beside(found: list[Candidate], tray: np.ndarray | None, reach: float) -> list[Candidate]:
+    """The finder's marks further than `reach` px outside the tray's floor: dice beside it."""
+    if tray is None:
+        return []
+    floor = np.asarray(tray, np.float32).reshape(-1, 1, 2)
+    return [c for c in found if cv2.pointPolygonTest(floor, c.centre, True) < -reach]
+
+
 def _with_tray(
     frame: np.ndarray,
     empty: np.ndarray,
     found: list[Candidate],
     die: float | None,
+    tray: np.ndarray | None,
     p: CandidateParams,
 ) -> tuple[list[Candidate], list[np.ndarray]]:
     """The finder's candidates joined with the tray difference's blobs."""
@@ -150,13 +181,16 @@ def _with_tray(
     out = list(found)
     unexplained = []
     reference = die or max(frame.shape[:2]) / 16  # only to tell a speck from a thing
-    for outline in tray_blobs(frame, empty, die, p)[: 4 * p.max_candidates]:
+    beside = _beside(found, tray, p.floor_reach * reference)
+    for outline in tray_blobs(frame, empty, die, p, tray)[: 4 * p.max_candidates]:
         area = cv2.contourArea(outline)
         m = cv2.moments(outline)
         if m["m00"] <= 0 or area < p.tray_area[0] * reference**2:
             continue  # a speck: sensor noise, a crumb
         centre = (m["m10"] / m["m00"], m["m01"] / m["m00"])
         polygon = outline.astype(np.float32)
+        if any(cv2.pointPolygonTest(polygon, c.centre, True) >= -c.size / 2 for c in beside):
+            continue  # the edge of a die beside the tray, where the difference is cut off
         inside = [
             i for i, c in enumerate(out) if cv2.pointPolygonTest(polygon, c.centre, False) >= 0
         ]

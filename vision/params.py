@@ -42,6 +42,9 @@ class CandidateParams:
     # of the tray difference's working copy (WORK_DIE px a die: 0.04 die sides a pixel, and its
     # opening shaves one off an outline); at two, black dice leaning on the wall were read
     edge_margin: float = 0.05  # a box within this (die sides) of the frame edge is cut (camera)
+    floor_reach: float = 0.5  # on a calibrated tray, what differs from the empty tray counts
+    # only this near the floor (die sides): a die whose middle lies further out is beside the
+    # tray, not thrown, and a sleeve on the rim is nothing (geometry: `_on_tray`'s "out")
     body_of_face: float = 1.25  # die body side over top-face side seen from above (geometry)
 
 

@@ -226,6 +226,75 @@ def test_die_cut_by_the_tray_edge_and_dice_outside_the_tray_ignored():
     assert roll.ok and sorted(roll.values) == [2, 4, 6]
 
 
+def test_with_a_known_die_size_a_die_across_the_tray_edge_is_cut_and_one_beside_ignored():
+    """With the die size known the finder reads only the floor and a die's width around it:
+    a die across the floor's edge is still seen (cut), one beside the tray is not thrown."""
+    tray = np.array([[100, 100], [560, 100], [560, 380], [100, 380]], np.int32)
+    dice = [DrawnDie(2, (200, 200)), DrawnDie(6, (450, 300), angle=20)]
+    beside = DrawnDie(3, (600, 440))  # 40 px past two edges: beside the tray
+    inside = synth.scene([*dice, DrawnDie(4, (300, 300)), beside])
+    roll = kiosk_read(inside, tray=tray, die_size=48.0)
+    assert roll.ok and sorted(roll.values) == [2, 4, 6]
+    across = synth.scene([*dice, DrawnDie(4, (300, 385)), beside])
+    assert kiosk_read(across, tray=tray, die_size=48.0).reason is RerollReason.CUT
+
+
+def _sim_tray_and_calibration():
+    from hardware.sim import SimulatedTray
+
+    clock = [0.0]
+    tray = SimulatedTray(seed=3, clock=lambda: clock[0])
+    tray.open()
+    return tray, clock, Calibration(tray.tray_polygon, 48.0, tray.empty_frame())
+
+
+def test_things_on_the_rim_and_beside_the_tray_do_not_stop_a_roll():
+    """Visitors lean on the rim: a sleeve on it and a phone on the table beside it differ from
+    the empty tray, but lie off the floor, and must not refuse every roll as dice heaped."""
+    tray, clock, calibration = _sim_tray_and_calibration()
+    read = 0
+    for _ in range(4):
+        tray.throw()
+        clock[0] += tray.settle_time + 0.5
+        frame = tray.read().image
+        plain = read_roll(frame, calibration=calibration)
+        cv2.rectangle(frame, (20, 200), (110, 420), (60, 90, 200), -1)  # a sleeve on the rim
+        cv2.circle(frame, (640, 690), 40, (200, 200, 200), -1)  # a phone below the tray
+        cluttered = read_roll(frame, calibration=calibration)
+        assert cluttered.reason == plain.reason, cluttered.detail
+        assert sorted(cluttered.values) == sorted(plain.values)
+        read += cluttered.ok
+    assert read >= 3
+
+
+def test_a_die_beside_the_tray_is_never_taken_for_dice_heaped_on_it():
+    """Only what lies within half a die of the floor counts, so a die thrown out of the tray
+    shows at most its edge there: that edge belongs to the die the finder marks beside the
+    tray (a re-throw for the count or the edge, not "two dice lie on top of each other")."""
+    from hardware.sim import Hazard, SimulatedTray
+
+    clock = [0.0]
+    tray = SimulatedTray(seed=3, clock=lambda: clock[0], die_colour="#2040a0", pip_colour="#f0f0f0")
+    tray.open()
+    calibration = Calibration(tray.tray_polygon, 56.0, tray.empty_frame())
+    for _ in range(20):
+        tray.throw(hazard=Hazard.OUTSIDE)
+        clock[0] += tray.settle_time + 0.5
+        roll = read_roll(tray.read().image, calibration=calibration)
+        assert not roll.ok and roll.reason is not RerollReason.OVERLAP, roll.detail
+
+
+def test_a_hand_reaching_onto_the_floor_still_refuses_the_roll():
+    tray, clock, calibration = _sim_tray_and_calibration()
+    tray.throw()
+    clock[0] += tray.settle_time + 0.5
+    frame = tray.read().image
+    x0, y0 = tray.tray_polygon.reshape(-1, 2).min(axis=0)
+    cv2.rectangle(frame, (20, 300), (int(x0) + 90, 420), (60, 90, 200), -1)  # over the rim
+    roll = read_roll(frame, calibration=calibration)
+    assert not roll.ok and roll.reason is RerollReason.OVERLAP, roll.detail
+
+
 def test_a_die_against_the_tray_wall_is_read_flat_and_refused_leaning():
     """A die touching the wall may lean on it: it is read only when its top shows no tilt at
     all (square face, square pip layout); tilted by 25 degrees it is refused."""
