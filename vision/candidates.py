@@ -7,9 +7,9 @@ are larger than a die and hold no candidate (dice heaped, a hand): the judge ref
 while one lies there, so nothing on the tray is ever silently left out.
 
 The two sources are independent: the finder (vision/dice_net.py) sees dice at any scale in any
-photo; the difference to the empty tray sees anything that came onto the tray, whatever it
-looks like. On a calibrated tray the calibration's die size fixes the finder's scale. A
-candidate is not yet a die: both readings and the judge decide.
+photo; the difference to the empty tray (vision/tray_difference.py) sees anything that came
+onto the tray, whatever it looks like. On a calibrated tray the calibration's die size fixes
+the finder's scale. A candidate is not yet a die: both readings and the judge decide.
 """
 
 from __future__ import annotations
@@ -18,13 +18,10 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.colour import lab_distance
 from vision.face import box_outline
-from vision.image import downsize
 from vision.params import PARAMS, CandidateParams
+from vision.tray_difference import tray_blobs
 from vision.types import Candidate
-
-WORK_DIE = 24.0  # px a die is wide in the working copy of the tray difference
 
 
 def from_finder(
@@ -39,72 +36,6 @@ def from_finder(
         for c in found
         if c.p_die >= p.min_p_die
     ][: p.max_candidates]
-
-
-def tray_blobs(
-    frame: np.ndarray,
-    empty: np.ndarray,
-    die: float | None,
-    p: CandidateParams = PARAMS.candidates,
-    tray: np.ndarray | None = None,
-) -> list[np.ndarray]:
-    """Outlines ((n, 1, 2) int32, frame px) of what differs from the empty tray.
-
-    Both frames are shrunk so a die is about WORK_DIE px wide (or to a long side of 320 px when
-    no die size is known) and their channels matched in median first: a change of light moves
-    the whole floor, a die only its own patch. With the tray's floor polygon (`tray`) only what
-    lies within `p.floor_reach` die sides of the floor counts: a sleeve on the rim, a phone
-    beside the tray are not on it (and would otherwise refuse every roll as dice heaped).
-    """
-    scale = min(1.0, WORK_DIE / die) if die else min(1.0, 320 / max(frame.shape[:2]))
-    size = (max(1, round(frame.shape[1] * scale)), max(1, round(frame.shape[0] * scale)))
-    now_lab = _small_lab(frame, size)
-    reach = p.floor_reach * (die or max(frame.shape[:2]) / 16)
-    then_lab, then_median, floor = _empty_lab(empty, size, tray, reach)
-    shift = np.median(now_lab[::2, ::2].reshape(-1, 3), axis=0) - then_median
-    distance = lab_distance(now_lab - shift, then_lab)
-    mask = (distance > p.tray_distance).astype(np.uint8)
-    if floor is not None:
-        mask &= floor
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    return [np.round(c / scale).astype(np.int32) for c in contours]
-
-
-def _small_lab(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    small = downsize(frame, size)
-    return cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-
-
-_EMPTY: dict[tuple, tuple] = {}
-
-
-def _empty_lab(
-    empty: np.ndarray, size: tuple[int, int], tray: np.ndarray | None, reach: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """The empty tray shrunk to `size` in Lab, its median colour, and the mask (uint8 0/1,
-    `size`) of the floor grown by `reach` frame px (None without a floor), made once per
-    calibration (the kiosk reads every settled frame against the same empty frame)."""
-    key = (id(empty), id(tray), size, round(reach, 1))
-    cached = _EMPTY.get(key)
-    if cached is None or cached[0] is not empty or cached[1] is not tray:
-        lab = _small_lab(empty, size)
-        floor = None
-        if tray is not None:
-            to_small = np.array([size[0] / empty.shape[1], size[1] / empty.shape[0]])
-            points = np.asarray(tray, np.float64).reshape(-1, 2) * to_small
-            floor = np.zeros((size[1], size[0]), np.uint8)
-            cv2.fillPoly(floor, [np.round(points).astype(np.int32)], 1)
-            r = max(1, round(reach * float(to_small.mean())))
-            grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-            floor = cv2.dilate(floor, grow)
-        if len(_EMPTY) > 4:
-            _EMPTY.clear()
-        median = np.median(lab[::2, ::2].reshape(-1, 3), axis=0)
-        cached = _EMPTY[key] = (empty, tray, lab, median, floor)
-    return cached[2], cached[3], cached[4]
 
 
 def _cut(
@@ -182,7 +113,8 @@ def _with_tray(
     unexplained = []
     reference = die or max(frame.shape[:2]) / 16  # only to tell a speck from a thing
     beside = _beside(found, tray, p.floor_reach * reference)
-    for outline in tray_blobs(frame, empty, die, p, tray)[: 4 * p.max_candidates]:
+    difference = tray_blobs(frame, empty, die, p, tray)
+    for outline in difference.outlines[: 4 * p.max_candidates]:
         area = cv2.contourArea(outline)
         m = cv2.moments(outline)
         if m["m00"] <= 0 or area < p.tray_area[0] * reference**2:
@@ -196,7 +128,10 @@ def _with_tray(
         ]
         dice = area / die**2 if die else None  # the blob's area in die areas
         one_die = dice is not None and dice <= p.tray_area[1]
+
         if not inside:
+            if difference.lit_area(outline) < p.tray_area[0] * reference**2:
+                continue  # a change of light: a visitor's shadow, a lamp
             if one_die:
                 out.append(Candidate(centre, float(np.sqrt(area)), 0.0, True, outline))
             else:
@@ -204,6 +139,11 @@ def _with_tray(
         elif len(inside) == 1 and one_die:
             c = out[inside[0]]
             out[inside[0]] = Candidate(c.centre, c.size, c.p_die, True, outline)
-        elif dice is not None and dice > p.tray_area[1] * len(inside):
-            unexplained.append(outline)  # larger than the dice the finder sees in it
+        elif (
+            dice is not None
+            and dice > p.tray_area[1] * len(inside)
+            and difference.lit_area(outline) > p.tray_area[1] * len(inside) * die**2
+        ):
+            unexplained.append(outline)  # larger than the dice the finder sees in it, also
+            # once the light is matched around it
     return out, unexplained

@@ -284,6 +284,27 @@ def test_a_die_beside_the_tray_is_never_taken_for_dice_heaped_on_it():
         assert not roll.ok and roll.reason is not RerollReason.OVERLAP, roll.detail
 
 
+@pytest.mark.parametrize("dark, edge", [(0.6, 60.0), (0.4, 12.0), (0.6, 4.0)])
+def test_a_visitors_shadow_over_the_tray_does_not_stop_a_roll(dark, edge):
+    """A visitor leaning over a spot-lit tray shades half of it, dice included, with an edge
+    as sharp as the lamp makes it: the light changed, nothing came onto the tray."""
+    tray, clock, calibration = _sim_tray_and_calibration()
+    x = np.arange(1280, dtype=np.float32)
+    shade = 1 - (1 - dark) / (1 + np.exp(np.clip((640 - x) / (edge / 4), -50, 50)))  # right half
+    read = 0
+    for _ in range(3):
+        tray.throw()
+        clock[0] += tray.settle_time + 0.5
+        frame = tray.read().image
+        plain = read_roll(frame, calibration=calibration)
+        shaded = np.clip(frame * shade[None, :, None], 0, 255).astype(np.uint8)
+        roll = read_roll(shaded, calibration=calibration)
+        assert roll.reason == plain.reason, roll.detail
+        assert sorted(roll.values) == sorted(plain.values)
+        read += roll.ok
+    assert read >= 2
+
+
 def test_a_hand_reaching_onto_the_floor_still_refuses_the_roll():
     tray, clock, calibration = _sim_tray_and_calibration()
     tray.throw()

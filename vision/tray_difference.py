@@ -1,0 +1,170 @@
+"""The second source of candidates on a calibrated tray: what differs from the empty tray.
+
+Contract: `tray_blobs(frame, empty, die, p, tray) -> TrayDifference`. frame and empty: BGR uint8
+(h, w, 3), the same shape; die: a die's side in frame px (None: unknown); tray: the floor
+polygon ((n, 2) int32 frame px) or None. `TrayDifference.outlines` are (n, 1, 2) int32 frame px;
+`lit_area(outline)` is in frame px. It sees anything that came onto the tray, whatever it looks
+like, independently of the die finder; vision/candidates.py joins the two.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.colour import lab_distance
+from vision.image import downsize
+from vision.params import PARAMS, CandidateParams
+
+WORK_DIE = 24.0  # px a die is wide in the working copy of the tray difference
+LIGHT_SPAN = 3.0  # die sides over which a change of light is told from a thing (_light)
+LIGHT_STEP = 4  # ...sampled on every this many pixels of the working copy
+LIGHT_HUE = 0.08  # a sample whose chromaticity (b, g, r over their sum) moved less than
+# this shows the tray (camera: on the simulated tray's working copy half the pixels move
+# under 0.01 and nine in ten under 0.025, in even light and under a shadow halving it alike)
+
+
+class TrayDifference:
+    """What differs from the empty tray, two ways.
+
+    outlines: (n, 1, 2) int32 frame px, the light matched over the whole frame (a die's
+        outline takes in its shadow, which shows a die at the wall leaning there).
+    lit_area(outline): frame px inside an outline that still differ once the light is matched
+        around each place (`_light`): a visitor's shadow is gone from them, a thing is not.
+        Worked out on first use only: most frames hold only dice the finder marks.
+    """
+
+    def __init__(
+        self,
+        outlines: list[np.ndarray],
+        now: np.ndarray,
+        then: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None],
+        scale: float,
+        side: float,
+        p: CandidateParams,
+    ) -> None:
+        self.outlines = outlines
+        self.scale = scale  # working-copy px per frame px
+        self._now, self._then, self._side, self._p = now, then, side, p
+        self._lit: np.ndarray | None = None
+
+    @property
+    def lit(self) -> np.ndarray:
+        """uint8 0/1, the working copy's size: what differs once the light is matched."""
+        if self._lit is None:
+            then, then_lab, then_median, floor = self._then
+            distances = []
+            for light in _light(self._now, then, self._side):  # the least and most it may be
+                lab = cv2.cvtColor(_relit(self._now, light), cv2.COLOR_BGR2LAB)
+                lab = lab.astype(np.float32)
+                if not distances:  # what is left, the white balance, is matched as a whole
+                    shift = np.median(lab[::2, ::2].reshape(-1, 3), axis=0) - then_median
+                distances.append(lab_distance(lab - shift, then_lab))
+            self._lit = _blobs(np.minimum(*distances), floor, self._p)
+        return self._lit
+
+    def lit_area(self, outline: np.ndarray) -> float:
+        inside = np.zeros_like(self.lit)
+        cv2.fillPoly(inside, [np.round(outline * self.scale).astype(np.int32)], 1)
+        return cv2.countNonZero(inside & self.lit) / self.scale**2
+
+
+def tray_blobs(
+    frame: np.ndarray,
+    empty: np.ndarray,
+    die: float | None,
+    p: CandidateParams = PARAMS.candidates,
+    tray: np.ndarray | None = None,
+) -> TrayDifference:
+    """What differs from the empty tray (TrayDifference).
+
+    Both frames are shrunk so a die is about WORK_DIE px wide (or to a long side of 320 px when
+    no die size is known) and their channels matched in median first: a change of light moves
+    the whole floor, a die only its own patch; where that is not enough, also the light around
+    each place. With the tray's floor polygon (`tray`) only what lies within `p.floor_reach`
+    die sides of the floor counts: a sleeve on the rim, a phone beside the tray are not on it
+    (and would otherwise refuse every roll as dice heaped).
+    """
+    scale = min(1.0, WORK_DIE / die) if die else min(1.0, 320 / max(frame.shape[:2]))
+    size = (max(1, round(frame.shape[1] * scale)), max(1, round(frame.shape[0] * scale)))
+    now = downsize(frame, size)
+    reach = die or max(frame.shape[:2]) / 16
+    then = _empty_lab(empty, size, tray, p.floor_reach * reach)
+    _, then_lab, then_median, floor = then
+    now_lab = cv2.cvtColor(now, cv2.COLOR_BGR2LAB).astype(np.float32)
+    shift = np.median(now_lab[::2, ::2].reshape(-1, 3), axis=0) - then_median
+    mask = _blobs(lab_distance(now_lab - shift, then_lab), floor, p)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outlines = [np.round(c / scale).astype(np.int32) for c in contours]
+    return TrayDifference(outlines, now, then, scale, scale * reach, p)
+
+
+def _blobs(distance: np.ndarray, floor: np.ndarray | None, p: CandidateParams) -> np.ndarray:
+    """uint8 0/1: where `distance` marks something, near the floor, specks and gaps closed."""
+    mask = (distance > p.tray_distance).astype(np.uint8)
+    if floor is not None:
+        mask &= floor
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+
+
+def _light(now: np.ndarray, then: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
+    """How the light changed around each pixel of two 8-bit BGR images: the least and the most
+    factor (float32 (h, w)) the values were multiplied by within a sample step of the pixel,
+    each the median over LIGHT_SPAN die sides (`side` px) taken on every LIGHT_STEP-th pixel
+    where the tray still shows its own chromaticity. Light multiplies linear values, and so
+    a camera's 8-bit values (a power of them) too, every channel alike: chromaticity stays.
+    A visitor's shadow or a lamp does so over many dice, felt and wood alike, with an edge as
+    sharp as a shadow's (a median keeps it, to within a sample step: hence a least and a
+    most); a die is left out of the median, its samples alternately the darkest and the
+    lightest value, which pass over it."""
+    step = (slice(None, None, LIGHT_STEP),) * 2
+    a, b = now[step].astype(np.float32) + 1, then[step].astype(np.float32) + 1
+    sum_a, sum_b = a.sum(axis=2, keepdims=True), b.sum(axis=2, keepdims=True)
+    own = np.abs(a / sum_a - b / sum_b).sum(axis=2) < LIGHT_HUE
+    stops = np.clip(128 + 32 * np.log2(sum_a[..., 0] / sum_b[..., 0]), 1, 254).astype(np.uint8)
+    odd = (np.indices(stops.shape).sum(axis=0) % 2).astype(np.uint8) * 255
+    k = max(3, 2 * round(LIGHT_SPAN * side / LIGHT_STEP / 2) + 1)
+    field = cv2.medianBlur(np.where(own, stops, odd), k)  # in 1/32 stops
+    field = np.exp2((field.astype(np.float32) - 128) / 32)
+    near = np.ones((3, 3), np.uint8)
+    return tuple(
+        cv2.resize(f, now.shape[1::-1], interpolation=cv2.INTER_LINEAR)
+        for f in (cv2.erode(field, near), cv2.dilate(field, near))
+    )
+
+
+def _relit(bgr: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """8-bit BGR as it would be with its values divided by `light` (float32 (h, w))."""
+    return np.clip(bgr / light[..., None] + 0.5, 0, 255).astype(np.uint8)
+
+
+_EMPTY: dict[tuple, tuple] = {}
+
+
+def _empty_lab(
+    empty: np.ndarray, size: tuple[int, int], tray: np.ndarray | None, reach: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """The empty tray shrunk to `size` (BGR) and in Lab, its median colour, and the mask (uint8
+    0/1, `size`) of the floor grown by `reach` frame px (None without a floor), made once per
+    calibration (the kiosk reads every settled frame against the same empty frame)."""
+    key = (id(empty), id(tray), size, round(reach, 1))
+    cached = _EMPTY.get(key)
+    if cached is None or cached[0] is not empty or cached[1] is not tray:
+        small = downsize(empty, size)
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+        floor = None
+        if tray is not None:
+            to_small = np.array([size[0] / empty.shape[1], size[1] / empty.shape[0]])
+            points = np.asarray(tray, np.float64).reshape(-1, 2) * to_small
+            floor = np.zeros((size[1], size[0]), np.uint8)
+            cv2.fillPoly(floor, [np.round(points).astype(np.int32)], 1)
+            r = max(1, round(reach * float(to_small.mean())))
+            grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+            floor = cv2.dilate(floor, grow)
+        if len(_EMPTY) > 4:
+            _EMPTY.clear()
+        median = np.median(lab[::2, ::2].reshape(-1, 3), axis=0)
+        cached = _EMPTY[key] = (empty, tray, small, lab, median, floor)
+    return cached[2], cached[3], cached[4], cached[5]
