@@ -1,10 +1,12 @@
 """How the real dice reader does on the simulated tray's settled frames (prints figures).
 
     .venv/bin/python benchmarks/sim_tray_eval.py [throws] [seed] [die colour] [pip colour]
-        [WxH:DIE]
+        [WxH:DIE] [--shadows]
 
 (colours as "#rrggbb"; the default is the demo's ivory die with black pips; WxH:DIE a tray
-seen at another resolution with dice DIE px wide, e.g. 640x360:45, a cramped tray)
+seen at another resolution with dice DIE px wide, e.g. 640x360:45, a cramped tray;
+--shadows: a visitor leaning over the tray shades it in every other throw, hazards included,
+hardware.sim.scene.visitor_shadow)
 
 Counts, over ordinary throws and each hazard: ok and right, reroll (by reason), ok but wrong;
 then the top-face window the reader learnt, and whether it reads dice at the wall. The reader
@@ -23,8 +25,10 @@ from collections import Counter
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from hardware.sim import Hazard, SimulatedTray
+from hardware.sim.scene import visitor_shadow
 from vision.calibration import Calibration
 from vision.debug import annotate
 from vision.reader import TrayReader, inspect
@@ -36,6 +40,7 @@ def main(
     die: str = "#efe8d8",
     pip: str = "#1c1814",
     view: str | None = None,
+    shadows: bool = False,
 ) -> int:
     clock = [0.0]
     look = {"clock": lambda: clock[0], "die_colour": die, "pip_colour": pip}
@@ -47,6 +52,7 @@ def main(
     else:
         tray = SimulatedTray(seed=seed, **look)
     tray.open()
+    shade = np.random.default_rng(seed + 1000)  # the visitors' shadows (--shadows)
     # calibrated from the empty tray, as staff do; the die size is learnt as the kiosk learns it
     read = TrayReader(Calibration(tray.tray_polygon, None, tray.empty_frame()))
     failures = Path(tempfile.gettempdir()) / "sim-tray-failures"
@@ -62,6 +68,8 @@ def main(
         for n in range(count):
             tray.throw(hazard=hazard)
             clock[0] += tray.settle_time + 0.5
+            if shadows:  # a visitor leans over every other throw
+                tray.shadow = visitor_shadow(tray.geometry, shade) if n % 2 else None
             frame = tray.read().image
             calibration = read.calibration  # as it read this frame (it learns the die size)
             learnt = read.face_size is not None  # the top-face window applies (30 dice read)
@@ -135,9 +143,12 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("die", nargs="?", default="#efe8d8", help="die colour, #rrggbb")
     parser.add_argument("pip", nargs="?", default="#1c1814", help="pip colour, #rrggbb")
     parser.add_argument("view", nargs="?", help="WxH:DIE, e.g. 640x360:45 (a cramped tray)")
+    parser.add_argument(
+        "--shadows", action="store_true", help="a visitor's shadow over every other throw"
+    )
     return parser.parse_args(argv)
 
 
 if __name__ == "__main__":
     given = _arguments(sys.argv[1:])
-    sys.exit(main(given.throws, given.seed, given.die, given.pip, given.view))
+    sys.exit(main(given.throws, given.seed, given.die, given.pip, given.view, given.shadows))

@@ -120,6 +120,25 @@ def illumination(geometry: TrayGeometry, rng: np.random.Generator) -> np.ndarray
     return ((0.62 + 0.42 * lamp) * vignette).astype(np.float32)
 
 
+def visitor_shadow(geometry: TrayGeometry, rng: np.random.Generator) -> np.ndarray:
+    """A visitor leaning over the tray from one of its sides: a head and shoulders' shadow, 40-80%
+    of the light, its edge 4-60 px soft (sharp under a spotlight, soft under a broad lamp).
+    (h, w) float32 factors on the light, 1 where the shadow does not fall."""
+    h, w = geometry.height, geometry.width
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    side = int(rng.integers(4))  # the side the visitor stands at
+    along = rng.uniform(0.25, 0.75)
+    cx, cy = [(along * w, -0.05 * h), (1.05 * w, along * h), (along * w, 1.05 * h),
+              (-0.05 * w, along * h)][side]  # fmt: skip
+    rx, ry = w * rng.uniform(0.18, 0.35), h * rng.uniform(0.3, 0.6)
+    if side % 2:
+        rx, ry = h * rng.uniform(0.3, 0.6), w * rng.uniform(0.18, 0.35)
+    inside = 1 - np.sqrt(((xx - cx) / rx) ** 2 + ((yy - cy) / ry) ** 2)  # > 0 in the shadow
+    softness = rng.uniform(4, 60) / min(rx, ry)
+    cover = 1 / (1 + np.exp(np.clip(-inside / (softness / 4), -50, 50)))
+    return (1 - rng.uniform(0.2, 0.6) * cover).astype(np.float32)
+
+
 def render_background(
     geometry: TrayGeometry, rng: np.random.Generator, floor_colour: np.ndarray, surface: str
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -178,3 +178,25 @@ def test_a_non_throw_before_any_throw_is_an_ordinary_throw() -> None:
     tray, _ = make_tray()
     tray.throw(hazard=Hazard.NOT_MOVED)
     assert tray.last_hazard is None
+
+
+def test_a_visitors_shadow_darkens_part_of_the_tray_and_its_dice() -> None:
+    from hardware.sim.scene import visitor_shadow
+
+    clock = [0.0]
+    tray = SimulatedTray(seed=4, clock=lambda: clock[0])
+    tray.open()
+    rng = np.random.default_rng(1)
+    for _ in range(8):
+        shadow = visitor_shadow(tray.geometry, rng)
+        assert shadow.shape == (tray.geometry.height, tray.geometry.width)
+        assert 0.35 < shadow.min() < 0.85 and shadow.max() > 0.999
+        assert 0.02 < np.mean(shadow < 0.95) < 0.6  # part of the view, not all of it
+    tray.throw()
+    clock[0] += tray.settle_time + 0.5
+    plain = tray.read().image.astype(np.float32)
+    tray.shadow = shadow
+    shaded = tray.read().image.astype(np.float32)
+    dark = shadow < 0.7
+    assert np.mean(shaded[dark]) < 0.8 * np.mean(plain[dark])
+    assert abs(np.mean(shaded[shadow > 0.999]) - np.mean(plain[shadow > 0.999])) < 1.0

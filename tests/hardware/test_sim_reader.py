@@ -64,6 +64,32 @@ def test_ordinary_throws_are_read_right_or_rerolled_never_wrong(rig) -> None:
     assert right >= 18, f"only {right} of 30 ordinary throws read"
 
 
+def test_throws_under_a_visitors_shadow_are_read_as_well_and_never_wrong() -> None:
+    """A visitor leaning over the tray (scene.visitor_shadow, a new shadow each throw), read
+    by the kiosk's reader: ordinary throws are read about as often as without one, never
+    wrong; leaning dice are still refused."""
+    from hardware.sim.scene import visitor_shadow
+
+    rng = np.random.default_rng(5)
+    counts = []
+    for shaded in (False, True):
+        tray, clock, calibration = make_rig(seed=1284)
+        read = reader.TrayReader(calibration)
+        right = 0
+        for _ in range(24):
+            tray.shadow = visitor_shadow(tray.geometry, rng) if shaded else None
+            roll = read(settled_frame(tray, clock))
+            if roll.ok:
+                assert sorted(roll.values) == sorted(tray.last_values)
+                right += 1
+        counts.append(right)
+        for _ in range(6):
+            tray.shadow = visitor_shadow(tray.geometry, rng) if shaded else None
+            assert not read(settled_frame(tray, clock, Hazard.COCKED)).ok
+    plain, shaded = counts
+    assert shaded >= plain - 2, f"{shaded} of 24 read under shadows, {plain} without"
+
+
 @pytest.mark.parametrize("hazard", [Hazard.COCKED, Hazard.OUTSIDE, Hazard.STACKED])
 def test_hazards_are_rerolled(rig, hazard: Hazard) -> None:
     for _ in range(8):
