@@ -20,7 +20,7 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.face import box_outline
 from vision.params import PARAMS, CandidateParams
-from vision.tray_difference import tray_blobs
+from vision.tray_difference import reference_side, tray_blobs
 from vision.types import Candidate
 
 
@@ -111,7 +111,7 @@ def _with_tray(
         die = float(np.median(sizes)) if sizes else None
     out = list(found)
     unexplained = []
-    reference = die or max(frame.shape[:2]) / 16  # only to tell a speck from a thing
+    reference = reference_side(frame.shape, die)
     beside = _beside(found, tray, p.floor_reach * reference)
     difference = tray_blobs(frame, empty, die, p, tray)
     for outline in difference.outlines[: 4 * p.max_candidates]:

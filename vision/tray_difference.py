@@ -88,7 +88,7 @@ def tray_blobs(
     scale = min(1.0, WORK_DIE / die) if die else min(1.0, 320 / max(frame.shape[:2]))
     size = (max(1, round(frame.shape[1] * scale)), max(1, round(frame.shape[0] * scale)))
     now = downsize(frame, size)
-    reach = die or max(frame.shape[:2]) / 16
+    reach = reference_side(frame.shape, die)
     then = _empty_lab(empty, size, tray, p.floor_reach * reach)
     _, then_lab, then_median, floor = then
     now_lab = cv2.cvtColor(now, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -97,6 +97,12 @@ def tray_blobs(
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     outlines = [np.round(c / scale).astype(np.int32) for c in contours]
     return TrayDifference(outlines, now, then, scale, scale * reach, p)
+
+
+def reference_side(shape: tuple[int, ...], die: float | None) -> float:
+    """A die's side in px, or where none is known a sixteenth of the frame's long side: the
+    size that tells a speck from a thing, and how near the floor a thing counts."""
+    return die or max(shape[:2]) / 16
 
 
 def _blobs(distance: np.ndarray, floor: np.ndarray | None, p: CandidateParams) -> np.ndarray:
