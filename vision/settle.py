@@ -314,8 +314,7 @@ class ThrowWatcher:
             stir = self.detector.last_motion - (t if stirred_at is None else stirred_at)
             if stir < self.config.min_motion or not self._stir_seen:
                 self._answered = True  # a flicker of noise: the old answer still stands
-                self._stirred_at = None
-                self._stir_seen = False
+                self._end_stir()
                 return None
             return self._answer(self._not_moved(), scene)
         answer = self.vote.add(self._read(frame))
@@ -324,8 +323,7 @@ class ThrowWatcher:
         if answer.reason is RerollReason.WRONG_COUNT and not answer.dice:
             self._answered = True  # the reader sees no dice at all: a shadow, not a throw
             self._last_scene = scene
-            self._stirred_at = None
-            self._stir_seen = False
+            self._end_stir()
             return None
         last = self._last_roll
         if answer.ok and last is not None and same_dice(answer, last, self.config.place_tolerance):
@@ -346,14 +344,18 @@ class ThrowWatcher:
         elif not moved and self._last_scene is not None and self.detector.scene is not None:
             self._stir_seen = not self.detector.same_scene(self.detector.scene, self._last_scene)
 
+    def _end_stir(self) -> None:
+        """The still scene has its answer (or keeps the old one): the next stir starts anew."""
+        self._stirred_at = None
+        self._stir_seen = False
+
     def _not_moved(self) -> Roll:
         dice = self._last_roll.dice if self._last_roll is not None else ()
         return Roll(dice, RerollReason.NOT_MOVED, "the dice are where the last read left them")
 
     def _answer(self, roll: Roll, scene: np.ndarray) -> Roll:
         self._answered = True
-        self._stirred_at = None
-        self._stir_seen = False
+        self._end_stir()
         self._last_scene = scene
         if roll.reason is not RerollReason.NOT_MOVED:
             self._last_roll = roll
