@@ -1,12 +1,14 @@
 """How the real dice reader does on the simulated tray's settled frames (prints figures).
 
     .venv/bin/python benchmarks/sim_tray_eval.py [throws] [seed] [die colour] [pip colour]
-        [WxH:DIE] [--shadows]
+        [WxH:DIE] [--shadows] [--knocks]
 
 (colours as "#rrggbb"; the default is the demo's ivory die with black pips; WxH:DIE a tray
 seen at another resolution with dice DIE px wide, e.g. 640x360:45, a cramped tray;
 --shadows: a visitor leaning over the tray shades it in every other throw, hazards included,
-hardware.sim.scene.visitor_shadow)
+hardware.sim.scene.visitor_shadow); --knocks: after every tenth throw the camera is knocked
+to a new place up to KNOCK px from where it was calibrated (the reader follows it:
+vision.tray_shift)
 
 Counts, over ordinary throws and each hazard: ok and right, reroll (by reason), ok but wrong;
 then the top-face window the reader learnt, and whether it reads dice at the wall. The reader
@@ -33,6 +35,8 @@ from vision.calibration import Calibration
 from vision.debug import annotate
 from vision.reader import TrayReader, inspect
 
+KNOCK = 12  # px: the farthest --knocks moves the camera from where it was calibrated
+
 
 def main(
     throws: int = 200,
@@ -41,6 +45,7 @@ def main(
     pip: str = "#1c1814",
     view: str | None = None,
     shadows: bool = False,
+    knocks: bool = False,
 ) -> int:
     clock = [0.0]
     look = {"clock": lambda: clock[0], "die_colour": die, "pip_colour": pip}
@@ -53,6 +58,9 @@ def main(
         tray = SimulatedTray(seed=seed, **look)
     tray.open()
     shade = np.random.default_rng(seed + 1000)  # the visitors' shadows (--shadows)
+    knock = np.random.default_rng(seed + 2000)  # the camera's knocks (--knocks)
+    camera = np.zeros(2)  # where the camera is (px) against where it was calibrated
+    knocked = 0
     # calibrated from the empty tray, as staff do; the die size is learnt as the kiosk learns it
     read = TrayReader(Calibration(tray.tray_polygon, None, tray.empty_frame()))
     failures = Path(tempfile.gettempdir()) / "sim-tray-failures"
@@ -71,6 +79,13 @@ def main(
             if shadows:  # a visitor leans over every other throw
                 tray.shadow = visitor_shadow(tray.geometry, shade) if n % 2 else None
             frame = tray.read().image
+            if knocks:
+                knocked += 1
+                if knocked % 10 == 0:
+                    camera = np.round(knock.uniform(-KNOCK, KNOCK, 2))
+                move = np.float32([[1, 0, camera[0]], [0, 1, camera[1]]])
+                size = (frame.shape[1], frame.shape[0])
+                frame = cv2.warpAffine(frame, move, size, borderMode=cv2.BORDER_REPLICATE)
             calibration = read.calibration  # as it read this frame (it learns the die size)
             learnt = read.face_size is not None  # the top-face window applies (30 dice read)
             roll = read(frame)
@@ -110,6 +125,9 @@ def main(
                 "are refused)"
             )
             print("  " + _window(read))
+    if knocks:
+        offset = read.camera.offset
+        print(f"camera knocked {knocked // 10} times, now at {camera}; followed {offset}")
     start = time.perf_counter()
     tray.throw()
     frames = 0
@@ -146,9 +164,16 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--shadows", action="store_true", help="a visitor's shadow over every other throw"
     )
+    parser.add_argument(
+        "--knocks", action="store_true", help="the camera knocked after every tenth throw"
+    )
     return parser.parse_args(argv)
 
 
 if __name__ == "__main__":
     given = _arguments(sys.argv[1:])
-    sys.exit(main(given.throws, given.seed, given.die, given.pip, given.view, given.shadows))
+    sys.exit(
+        main(
+            given.throws, given.seed, given.die, given.pip, given.view, given.shadows, given.knocks
+        )
+    )

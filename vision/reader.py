@@ -34,6 +34,7 @@ from vision.params import PARAMS, Params
 from vision.reading import RerollReason, Roll
 from vision.strays import missed_dice
 from vision.tray_faces import TrayFaces
+from vision.tray_shift import FollowedCamera
 from vision.types import DieVerdict
 from vision.vote import same_dice
 
@@ -143,6 +144,12 @@ class TrayReader:
     black dice, whose faces take in their sides, measure too loosely, and a black 1, 2 or 3 at
     the wall is always refused).
 
+    A camera knocked since calibration is followed (tray_shift.FollowedCamera): for each new
+    rest of the dice (and each refused read) the picture's shift is measured on the tray's
+    rim, and where it has moved by a pixel or more the calibration is moved with it and the
+    frame read again. Past `tray_shift.REACH` the camera is not followed, and every roll is
+    refused as `bad_frame` (a warning in the log): staff calibrate again.
+
     faces: what an earlier run learnt on this calibration (tray_faces.py), taken as learnt;
     on_learnt: called once with what this one learns, when it has (the kiosk keeps it).
     """
@@ -163,6 +170,7 @@ class TrayReader:
         self._sizes: deque[float] = deque(maxlen=LEARN_DICE)
         self._first: list[float] | None = []  # faces read before the window applies
         self._last: Roll | None = None  # the roll last learnt from
+        self.camera = FollowedCamera(calibration)  # the camera's moves since calibration
         self.params = _at_wall(params, False) if of_tray else params
         if of_tray and faces is not None:
             self._sizes.extend(faces.sizes)
@@ -235,6 +243,15 @@ class TrayReader:
 
     def __call__(self, frame: np.ndarray) -> Roll:
         roll = self.peek(frame)
+        looked = roll.reason is not RerollReason.BAD_FRAME
+        if self._of_tray and looked and (not roll.ok or not self._seen(roll)):
+            followed = self.camera.follow(frame, self.calibration)
+            if followed is not None:
+                self.calibration = followed
+                roll = self.peek(frame)
+        if self.camera.too_far:
+            why = "the camera has moved since the tray was calibrated: calibrate again"
+            return Roll((), RerollReason.BAD_FRAME, why)
         if not self._of_tray or self._seen(roll):
             return roll
         self._last = roll

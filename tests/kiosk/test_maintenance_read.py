@@ -111,6 +111,39 @@ def test_staff_see_what_the_reader_has_learnt_of_dice_at_the_wall(tmp_path, draw
     kiosk.log.close()
 
 
+def test_staff_see_that_the_camera_has_moved_since_calibration(tmp_path, drawn) -> None:
+    """A camera knocked after calibration: the camera tools say the reader follows it, by how
+    much; knocked too far, that every roll is thrown again until staff calibrate again."""
+    tray = SimulatedTray(SIZE, die_size=DIE, seed=11)
+    tray.open()
+    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    kiosk = headless_table(
+        tmp_path, worker=_Worker(build_watcher(load_config(None), calibration, 3))
+    )
+    kiosk.calibration = calibration
+    scene = kiosk.scenes["maintenance"]
+    reader = kiosk.worker.watcher.reader
+    tray.throw()
+    reader(tray.at_rest())
+    assert scene.camera_state() == ""  # where it was calibrated
+
+    def knocked(dx: int, dy: int) -> np.ndarray:
+        tray.throw()
+        return np.roll(tray.at_rest(), (dy, dx), axis=(0, 1))
+
+    reader(knocked(5, -4))
+    assert scene.camera_state().startswith("The camera has moved (+5, -4) px since calibration")
+    kiosk.goto("maintenance")
+    while scene.tool != "camera":
+        scene.on_button("right", "press")
+    kiosk.render()
+    assert scene.camera_state() in drawn
+
+    reader(knocked(120, 0))
+    assert scene.camera_state().startswith("The camera has moved too far since calibration")
+    kiosk.log.close()
+
+
 def test_staff_pressing_test_read_see_the_kiosks_ruling_on_the_screen(tmp_path, drawn) -> None:
     """Through the maintenance screen, as staff meet it: Test read, Run, on dice with one at the
     wall before the faces are learnt. The vision worker serves the request on its next frame;

@@ -45,6 +45,15 @@ WALL_READ = N_("Dice at the wall: read.")
 WALL_REFUSED = N_(
     "Dice at the wall showing 1, 2 or 3: always thrown again (these dice's faces measure loosely)."
 )
+# Where the camera is against the calibration (vision.tray_shift.FollowedCamera).
+CAMERA_FOLLOWED = N_(
+    "The camera has moved ({dx:+d}, {dy:+d}) px since calibration; the reader follows it. "
+    "Calibrate again if it keeps moving."
+)
+CAMERA_TOO_FAR = N_(
+    "The camera has moved too far since calibration: every roll is thrown again. "
+    "Calibrate again."
+)
 # What the calibration says of the picture (vision.calibrate.Verdict values).
 VERDICTS = {
     "ok": N_("The picture is good."),
@@ -328,6 +337,11 @@ class Maintenance(Scene):
             (292, 82),
             theme.STAFF_STATUS,
         )
+        camera = self.camera_state()
+        if camera:
+            style = theme.STAFF_STATUS
+            box = (292, 104, 486, 36)
+            draw.paragraph(surface, layout, camera, box, style.size, style.face, style.color)
         wall = self.wall_state()
         if wall:  # wrapped on two lines rather than shrunk to one: the longest is French
             style = theme.STAFF_STATUS
@@ -345,6 +359,18 @@ class Maintenance(Scene):
             read, needed = reader.learning
             return self.tr(WALL_LEARNING).format(n=read, total=needed)
         return self.tr(WALL_READ if reader.reads_wall else WALL_REFUSED)
+
+    def camera_state(self) -> str:
+        """Has the camera moved since calibration, for the staff ("" where it has not, or on
+        no calibrated tray): followed, or too far (then every roll is thrown again)."""
+        watcher = getattr(self.kiosk.worker, "watcher", None)
+        camera = getattr(getattr(watcher, "reader", None), "camera", None)
+        if camera is None or self.kiosk.calibration is None:
+            return ""
+        if camera.too_far:
+            return self.tr(CAMERA_TOO_FAR)
+        dx, dy = camera.offset
+        return self.tr(CAMERA_FOLLOWED).format(dx=dx, dy=dy) if dx or dy else ""
 
     def draw_stats(self, surface, layout) -> None:
         tr = self.tr
