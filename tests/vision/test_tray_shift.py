@@ -13,7 +13,7 @@ from hardware.sim import SimulatedTray
 from vision.calibration import Calibration
 from vision.reader import TrayReader
 from vision.reading import RerollReason
-from vision.tray_shift import MATCH, FollowedCamera, camera_shift, moved
+from vision.tray_shift import HOLD, MATCH, FollowedCamera, camera_shift, moved
 
 SIZE, DIE = (1280, 720), 64
 
@@ -59,6 +59,27 @@ def test_the_cameras_shift_is_measured_with_dice_on_the_tray(colour, shift, shad
     assert found is not None
     assert np.hypot(found.dx - shift[0], found.dy - shift[1]) < 0.4, found
     assert found.match >= MATCH
+
+
+@pytest.mark.parametrize("side", ["top", "bottom", "left", "right"])
+def test_an_arm_over_the_rim_is_no_move_of_the_camera(side):
+    """A visitor's arm (a flat band of skin from the picture's edge onto the floor) covers part
+    of the rim while the dice are at rest: the rest of the rim holds the shift under a pixel,
+    and the calibration stays where it is."""
+    tray, calibration = _tray(4)
+    tray.throw()
+    frame = tray.at_rest().copy()
+    corners = {
+        "top": ((500, 0), (700, 260)),
+        "bottom": ((300, 460), (520, 720)),
+        "left": ((0, 250), (330, 450)),
+        "right": ((950, 100), (1280, 330)),
+    }[side]
+    cv2.rectangle(frame, *corners, (120, 150, 200), -1)
+    found = camera_shift(frame, calibration)
+    assert found is not None and found.length < HOLD, found  # under what is followed
+    camera = FollowedCamera(calibration)
+    assert camera.follow(frame, calibration) is None and camera.offset == (0, 0)
 
 
 def test_a_turned_camera_does_not_match_and_is_not_followed():
