@@ -38,6 +38,7 @@ MATCH = 0.8  # the rim's match a shift must reach to be followed (Shift.match; o
 # tray 0.96-1.0 for a shifted camera, 0.88 for one also turned half a degree, 0.5 for 1.5)
 HOLD = 0.75  # frame px: a shift this near the one followed is that one, measured again
 REACH = 0.1  # of the frame's width: a camera moved further is not followed (calibrate again)
+LOST = 3  # rests in a row whose rim does not match: the picture is no longer the calibration's
 _ECC = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)
 
 
@@ -96,14 +97,16 @@ class FollowedCamera:
     the shift followed so far (HOLD), and the rim matches once moved back (MATCH), it answers
     the calibration moved with it (whole pixels, from the one staff made). A camera moved past
     REACH is not followed (`too_far`; a knock that far may also have turned it); a rim that
-    does not match (a hand over it, a turned camera) changes nothing. Each change is a warning
-    in the log, which staff see.
+    does not match (a hand over it, a turned camera) changes nothing, and one that does not
+    match LOST times in a row is the picture no longer the calibration's (`lost`: a turned
+    camera, a sign left on the rim). Each change is a warning in the log, which staff see.
     """
 
     def __init__(self, home: Calibration | None) -> None:
         self.home = home  # as staff made it
         self.shift: Shift | None = None  # the last shift measured
         self.offset = (0, 0)  # the whole pixels the calibration followed is moved by
+        self.unmatched = 0  # measures in a row whose rim did not match
 
     @property
     def too_far(self) -> bool:
@@ -113,6 +116,11 @@ class FollowedCamera:
             return False
         return shift.length > REACH * home.empty.shape[1]
 
+    @property
+    def lost(self) -> bool:
+        """Has the rim not matched the calibration's for LOST measures in a row?"""
+        return self.unmatched >= LOST
+
     def follow(self, frame: np.ndarray, in_use: Calibration | None) -> Calibration | None:
         """The calibration to read `frame` with where the camera's move changes it (keeping
         `in_use`'s die size, which the reader learns), else None."""
@@ -121,6 +129,13 @@ class FollowedCamera:
         if shift is None or in_use is None or home is None:
             return None
         was_far, self.shift = self.too_far, shift
+        self.unmatched = self.unmatched + 1 if shift.match < MATCH else 0
+        if self.unmatched == LOST:
+            log.warning(
+                "the picture no longer matches the calibration on the tray's rim (match %.2f; "
+                "a turned camera, or something left on the rim?): calibrate again",
+                shift.match,
+            )
         if shift.match < MATCH or self.too_far:
             if self.too_far and not was_far:
                 log.warning(

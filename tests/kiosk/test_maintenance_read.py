@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -141,6 +142,11 @@ def test_staff_see_that_the_camera_has_moved_since_calibration(tmp_path, drawn) 
 
     reader(knocked(120, 0))
     assert scene.camera_state().startswith("The camera has moved too far since calibration")
+    for _ in range(3):  # turned by two degrees: the picture no longer matches
+        tray.throw()
+        turn = cv2.getRotationMatrix2D((SIZE[0] / 2, SIZE[1] / 2), 2.0, 1.0)
+        reader(cv2.warpAffine(tray.at_rest(), turn, SIZE, borderMode=cv2.BORDER_REPLICATE))
+    assert scene.camera_state().startswith("The picture no longer matches the calibration")
     kiosk.log.close()
 
 

@@ -92,7 +92,25 @@ def test_a_turned_camera_does_not_match_and_is_not_followed():
     assert found is not None and found.match < MATCH
     camera = FollowedCamera(calibration)
     assert camera.follow(frame, calibration) is None
-    assert camera.offset == (0, 0) and not camera.too_far
+    assert camera.offset == (0, 0) and not camera.too_far and not camera.lost
+
+
+def test_a_picture_that_no_longer_matches_is_said_once(caplog):
+    """Turned by a degree and a half, the kiosk's reader reads on with the calibration as made
+    (its reads refuse what lies wrong), and after three measures in a row that do not match,
+    the log tells staff to calibrate again, once; a match again clears it."""
+    tray, calibration = _tray(9)
+    reader = TrayReader(calibration)
+    with caplog.at_level(logging.WARNING, logger="vision.tray_shift"):
+        for _ in range(5):
+            tray.throw()
+            roll = reader(_knocked(tray.at_rest(), 6, 4, turn=1.5))
+            assert not roll.ok or sorted(roll.values) == sorted(tray.last_values)
+    assert reader.camera.lost and reader.camera.offset == (0, 0)
+    assert caplog.text.count("no longer matches the calibration") == 1
+    tray.throw()
+    reader(tray.at_rest())
+    assert not reader.camera.lost
 
 
 def test_nothing_is_measured_without_an_empty_tray_or_on_another_frame_size():

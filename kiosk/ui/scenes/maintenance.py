@@ -51,8 +51,11 @@ CAMERA_FOLLOWED = N_(
     "Calibrate again if it keeps moving."
 )
 CAMERA_TOO_FAR = N_(
-    "The camera has moved too far since calibration: every roll is thrown again. "
-    "Calibrate again."
+    "The camera has moved too far since calibration: every roll is thrown again. Calibrate again."
+)
+CAMERA_LOST = N_(
+    "The picture no longer matches the calibration (a turned camera, or something on the "
+    "rim?). Calibrate again."
 )
 # What the calibration says of the picture (vision.calibrate.Verdict values).
 VERDICTS = {
@@ -362,13 +365,16 @@ class Maintenance(Scene):
 
     def camera_state(self) -> str:
         """Has the camera moved since calibration, for the staff ("" where it has not, or on
-        no calibrated tray): followed, or too far (then every roll is thrown again)."""
+        no calibrated tray): followed, too far (then every roll is thrown again), or the
+        picture no longer matching the calibration at all."""
         watcher = getattr(self.kiosk.worker, "watcher", None)
         camera = getattr(getattr(watcher, "reader", None), "camera", None)
         if camera is None or self.kiosk.calibration is None:
             return ""
         if camera.too_far:
             return self.tr(CAMERA_TOO_FAR)
+        if camera.lost:
+            return self.tr(CAMERA_LOST)
         dx, dy = camera.offset
         return self.tr(CAMERA_FOLLOWED).format(dx=dx, dy=dy) if dx or dy else ""
 
