@@ -1,14 +1,15 @@
 """How the real dice reader does on the simulated tray's settled frames (prints figures).
 
     .venv/bin/python benchmarks/sim_tray_eval.py [throws] [seed] [die colour] [pip colour]
-        [WxH:DIE] [--shadows] [--knocks]
+        [WxH:DIE] [--shadows] [--sunbeams] [--knocks]
 
 (colours as "#rrggbb"; the default is the demo's ivory die with black pips; WxH:DIE a tray
 seen at another resolution with dice DIE px wide, e.g. 640x360:45, a cramped tray;
 --shadows: a visitor leaning over the tray shades it in every other throw, hazards included,
-hardware.sim.scene.visitor_shadow); --knocks: after every tenth throw the camera is knocked
-to a new place up to KNOCK px from where it was calibrated (the reader follows it:
-vision.tray_shift)
+hardware.sim.scene.visitor_shadow; --sunbeams: sunlight through a window falls across the
+tray in every other throw, hardware.sim.scene.sunbeam, warm, 1.3-2 times the light;
+--knocks: after every tenth throw the camera is knocked to a new place up to KNOCK px from
+where it was calibrated, and the reader follows it, vision.tray_shift)
 
 Counts, over ordinary throws and each hazard: ok and right, reroll (by reason), ok but wrong;
 then the top-face window the reader learnt, and whether it reads dice at the wall. The reader
@@ -30,7 +31,7 @@ import cv2
 import numpy as np
 
 from hardware.sim import Hazard, SimulatedTray
-from hardware.sim.scene import visitor_shadow
+from hardware.sim.scene import sunbeam, visitor_shadow
 from vision.calibration import Calibration
 from vision.debug import annotate
 from vision.reader import TrayReader, inspect
@@ -46,6 +47,7 @@ def main(
     view: str | None = None,
     shadows: bool = False,
     knocks: bool = False,
+    sunbeams: bool = False,
 ) -> int:
     clock = [0.0]
     look = {"clock": lambda: clock[0], "die_colour": die, "pip_colour": pip}
@@ -78,6 +80,8 @@ def main(
             clock[0] += tray.settle_time + 0.5
             if shadows:  # a visitor leans over every other throw
                 tray.shadow = visitor_shadow(tray.geometry, shade) if n % 2 else None
+            if sunbeams:  # the sun comes through a window in every other throw
+                tray.shadow = sunbeam(tray.geometry, shade) if n % 2 else None
             frame = tray.read().image
             if knocks:
                 knocked += 1
@@ -165,6 +169,9 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
         "--shadows", action="store_true", help="a visitor's shadow over every other throw"
     )
     parser.add_argument(
+        "--sunbeams", action="store_true", help="a sunbeam across every other throw"
+    )
+    parser.add_argument(
         "--knocks", action="store_true", help="the camera knocked after every tenth throw"
     )
     return parser.parse_args(argv)
@@ -174,6 +181,13 @@ if __name__ == "__main__":
     given = _arguments(sys.argv[1:])
     sys.exit(
         main(
-            given.throws, given.seed, given.die, given.pip, given.view, given.shadows, given.knocks
+            given.throws,
+            given.seed,
+            given.die,
+            given.pip,
+            given.view,
+            given.shadows,
+            given.knocks,
+            given.sunbeams,
         )
     )

@@ -19,9 +19,9 @@ from vision.params import PARAMS, CandidateParams
 WORK_DIE = 24.0  # px a die is wide in the working copy of the tray difference
 LIGHT_SPAN = 3.0  # die sides over which a change of light is told from a thing (_light)
 LIGHT_STEP = 4  # ...sampled on every this many pixels of the working copy
-LIGHT_HUE = 0.08  # a sample whose chromaticity (b, g, r over their sum) moved less than
-# this shows the tray (camera: on the simulated tray's working copy half the pixels move
-# under 0.01 and nine in ten under 0.025, in even light and under a shadow halving it alike)
+LIGHT_TINT = 0.25  # stops: a sample whose colour (each channel less their mean) changed
+# within this of the light around it shows the tray (a shadow changes no colour; a sunbeam
+# or a warm lamp every sample of the tray about alike)
 
 
 class TrayDifference:
@@ -117,22 +117,29 @@ def _blobs(distance: np.ndarray, floor: np.ndarray | None, p: CandidateParams) -
 
 def _light(now: np.ndarray, then: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
     """How the light changed around each pixel of two 8-bit BGR images: the least and the most
-    factor (float32 (h, w)) the values were multiplied by within a sample step of the pixel,
-    each the median over LIGHT_SPAN die sides (`side` px) taken on every LIGHT_STEP-th pixel
-    where the tray still shows its own chromaticity. Light multiplies linear values, and so
-    a camera's 8-bit values (a power of them) too, every channel alike: chromaticity stays.
-    A visitor's shadow or a lamp does so over many dice, felt and wood alike, with an edge as
-    sharp as a shadow's (a median keeps it, to within a sample step: hence a least and a
-    most); a die is left out of the median, its samples alternately the darkest and the
-    lightest value, which pass over it."""
-    step = (slice(None, None, LIGHT_STEP),) * 2
-    a, b = now[step].astype(np.float32) + 1, then[step].astype(np.float32) + 1
-    sum_a, sum_b = a.sum(axis=2, keepdims=True), b.sum(axis=2, keepdims=True)
-    own = np.abs(a / sum_a - b / sum_b).sum(axis=2) < LIGHT_HUE
-    stops = np.clip(128 + 32 * np.log2(sum_a[..., 0] / sum_b[..., 0]), 1, 254).astype(np.uint8)
-    odd = (np.indices(stops.shape).sum(axis=0) % 2).astype(np.uint8) * 255
+    factor (float32 (h, w, 3), one a channel) the values were multiplied by within a sample
+    step of the pixel, each the median over LIGHT_SPAN die sides (`side` px) of samples (the
+    mean of each LIGHT_STEP-square) that show the tray. Light multiplies linear values, and so
+    a camera's 8-bit values (a power of them) too: a visitor's shadow every channel alike, a
+    sunbeam or a warm lamp each by its own factor, over many dice, felt and wood alike, with
+    an edge as sharp as a shadow's (a median keeps it, to within a sample step: hence a least
+    and a most). A sample shows the tray where its colour (each channel's change less their
+    mean) changed as the samples' around it did, within LIGHT_TINT (a die, a thing changes
+    it otherwise, and the samples around are mostly the tray); the others are left out of the
+    median, their values alternately the darkest and the lightest, which pass over them."""
+    h, w = now.shape[:2]
+    size = (max(1, w // LIGHT_STEP), max(1, h // LIGHT_STEP))
+    a, b = (cv2.resize(x, size, interpolation=cv2.INTER_AREA) for x in (now, then))
+    a, b = a.astype(np.float32) + 1, b.astype(np.float32) + 1  # each the mean of a step's square
+    ratio = np.log2(a / b)  # stops each channel changed by
+    stops = np.clip(128 + 32 * ratio, 1, 254).astype(np.uint8)  # in 1/32 stops
     k = max(3, 2 * round(LIGHT_SPAN * side / LIGHT_STEP / 2) + 1)
-    field = cv2.medianBlur(np.where(own, stops, odd), k)  # in 1/32 stops
+    tint = ratio - ratio.mean(axis=2, keepdims=True)  # what changed besides the brightness
+    coded = np.clip(128 + 64 * tint, 0, 255).astype(np.uint8)
+    local = np.dstack([cv2.medianBlur(np.ascontiguousarray(coded[..., c]), k) for c in range(3)])
+    own = np.abs(coded.astype(np.int16) - local).max(axis=2) < 64 * LIGHT_TINT
+    odd = (np.indices(own.shape).sum(axis=0) % 2).astype(np.uint8) * 255
+    field = np.dstack([cv2.medianBlur(np.where(own, stops[..., c], odd), k) for c in range(3)])
     field = np.exp2((field.astype(np.float32) - 128) / 32)
     near = np.ones((3, 3), np.uint8)
     return tuple(
@@ -142,8 +149,8 @@ def _light(now: np.ndarray, then: np.ndarray, side: float) -> tuple[np.ndarray, 
 
 
 def _relit(bgr: np.ndarray, light: np.ndarray) -> np.ndarray:
-    """8-bit BGR as it would be with its values divided by `light` (float32 (h, w))."""
-    return np.clip(bgr / light[..., None] + 0.5, 0, 255).astype(np.uint8)
+    """8-bit BGR as it would be with its values divided by `light` (float32 (h, w, 3))."""
+    return np.clip(bgr / light + 0.5, 0, 255).astype(np.uint8)
 
 
 _EMPTY: dict[tuple, tuple] = {}

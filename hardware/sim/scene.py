@@ -139,6 +139,23 @@ def visitor_shadow(geometry: TrayGeometry, rng: np.random.Generator) -> np.ndarr
     return (1 - rng.uniform(0.2, 0.6) * cover).astype(np.float32)
 
 
+def sunbeam(geometry: TrayGeometry, rng: np.random.Generator) -> np.ndarray:
+    """Sunlight through a window across the tray: a slanted band 1.3-2 times the light, warm
+    (red up, blue down: each channel its own factor), its edges 10-40 px soft.
+    (h, w, 3) float32 factors on the light (BGR), 1 where it does not fall."""
+    h, w = geometry.height, geometry.width
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    turn = rng.uniform(-0.6, 0.6)  # the band's slant, x per y
+    width = w * rng.uniform(0.1, 0.3)
+    middle = w * rng.uniform(0.2, 0.8) + turn * (yy - h / 2)
+    softness = rng.uniform(10, 40)
+    across = np.abs(xx - middle) - width / 2  # < 0 inside the band
+    cover = 1 / (1 + np.exp(np.clip(across / (softness / 4), -50, 50)))
+    gain = rng.uniform(1.3, 2.0)
+    warm = np.array([0.8, 1.0, 1.15], np.float32) * rng.uniform(0.9, 1.1, 3).astype(np.float32)
+    return (1 + cover[..., None] * (gain * warm - 1)).astype(np.float32)
+
+
 def render_background(
     geometry: TrayGeometry, rng: np.random.Generator, floor_colour: np.ndarray, surface: str
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -55,8 +55,9 @@ class SimulatedTray(CameraBase):
         )
         self._background = np.clip(background * 255 + 0.5, 0, 255).astype(np.uint8)
         self._noise = noise_bank(self._rng, self._background.shape[:2], noise)
-        self.shadow: np.ndarray | None = None  # (h, w) factors on the light: a visitor's
-        # shadow (scene.visitor_shadow) over the tray and the dice, or None
+        self.shadow: np.ndarray | None = None  # (h, w) factors on the light, or (h, w, 3) one
+        # a channel: a visitor's shadow (scene.visitor_shadow), a sunbeam (scene.sunbeam) over
+        # the tray and the dice, or None
         self._throw: Throw | None = None
         self._started = 0.0
         self._open = False
@@ -192,7 +193,8 @@ class SimulatedTray(CameraBase):
         for pose in sorted(poses, key=lambda p: p.centre[2]):
             draw_die(frame, pose, self.look, self.geometry, self._light, self.exposure)
         if self.shadow is not None:
-            frame = np.clip(frame * self.shadow[..., None] + 0.5, 0, 255).astype(np.uint8)
+            light = self.shadow if self.shadow.ndim == 3 else self.shadow[..., None]
+            frame = np.clip(frame * light + 0.5, 0, 255).astype(np.uint8)
         add, subtract = self._noise[int(self._rng.integers(len(self._noise)))]
         cv2.add(frame, add, dst=frame)
         cv2.subtract(frame, subtract, dst=frame)

@@ -18,10 +18,11 @@ def _felt(width: int = 320, height: int = 180, seed: int = 0) -> np.ndarray:
     return np.clip(felt, 0, 255).astype(np.uint8)
 
 
-def _shaded(image: np.ndarray, factor: float, edge: int) -> np.ndarray:
-    """`image` with every column right of `edge` multiplied by `factor` (a sharp shadow)."""
+def _shaded(image: np.ndarray, factor, edge: int) -> np.ndarray:
+    """`image` with every column right of `edge` multiplied by `factor` (a sharp shadow), or
+    each BGR channel by its own (a tinted light: a warm lamp, a sunbeam)."""
     out = image.astype(np.float32)
-    out[:, edge:] *= factor
+    out[:, edge:] *= np.asarray(factor, np.float32)
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
 
@@ -31,7 +32,7 @@ def test_the_light_found_is_the_shadows_on_both_sides_of_its_edge(factor):
     now = _shaded(_felt(seed=1), factor, 160)
     now[80:104, 150:174] = (200, 215, 225)  # an ivory die astride the shadow's edge
     least, most = _light(now, empty, 24.0)
-    assert least.shape == most.shape == now.shape[:2]
+    assert least.shape == most.shape == now.shape
     assert np.all(least <= most)
     # away from the edge, both are the shadow's factor on the 8-bit values (light multiplies
     # linear values; 8-bit ones are a power of them, multiplied alike)
@@ -39,7 +40,8 @@ def test_the_light_found_is_the_shadows_on_both_sides_of_its_edge(factor):
     assert np.allclose(np.median(least[left]), 1.0, atol=0.05)
     assert np.allclose(np.median(most[right]), factor, rtol=0.06)
     # at the edge, where the samples change, the two take in both sides
-    assert least[40, 160] <= min(1.0, factor) * 1.06 and most[40, 160] >= max(1.0, factor) * 0.94
+    assert least[40, 160].max() <= min(1.0, factor) * 1.06
+    assert most[40, 160].min() >= max(1.0, factor) * 0.94
 
 
 def test_a_die_on_an_evenly_lit_tray_is_no_change_of_light():
@@ -47,7 +49,27 @@ def test_a_die_on_an_evenly_lit_tray_is_no_change_of_light():
     now = _felt(seed=2)
     now[60:84, 100:124] = (30, 30, 30)  # a black die
     least, most = _light(now, empty, 24.0)
-    assert np.abs(least[72, 112] - 1) < 0.08 and np.abs(most[72, 112] - 1) < 0.08
+    assert np.abs(least[72, 112] - 1).max() < 0.08 and np.abs(most[72, 112] - 1).max() < 0.08
+
+
+def test_a_tinted_light_is_found_channel_by_channel_and_a_die_in_it_is_not():
+    """A warm light over half the tray (blue x0.9, green x1.3, red x1.7), an ivory and a red
+    die in it: the light found is each channel's factor, on the dice too (they are a few
+    samples among many), and relit by it the dice still differ from the empty tray."""
+    empty = _felt()
+    now = _felt(seed=4)
+    now[80:104, 200:224] = (200, 215, 225)  # an ivory die
+    now[40:64, 250:274] = (40, 40, 170)  # a red die
+    now = _shaded(now, (0.9, 1.3, 1.7), 160)
+    least, most = _light(now, empty, 24.0)
+    for field in (least, most):
+        assert np.allclose(np.median(field[:, 180:], axis=(0, 1)), (0.9, 1.3, 1.7), rtol=0.06)
+        assert np.allclose(field[92, 212], (0.9, 1.3, 1.7), rtol=0.08)
+        assert np.allclose(field[52, 262], (0.9, 1.3, 1.7), rtol=0.08)
+        relit = np.clip(now / field + 0.5, 0, 255).astype(np.int16)
+        assert np.abs(relit[92, 212] - empty[92, 212]).max() > 60
+        assert np.abs(relit[52, 262] - empty[52, 262]).max() > 60
+        assert np.abs(relit[120:170, 180:300] - empty[120:170, 180:300]).mean() < 6
 
 
 def _tray_frame(factor: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -65,7 +87,7 @@ def _tray_frame(factor: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return noisy(empty), _shaded(noisy(frame), factor, 300), floor
 
 
-@pytest.mark.parametrize("factor", [1.0, 0.5])
+@pytest.mark.parametrize("factor", [1.0, 0.5, (0.85, 1.25, 1.6)])
 def test_the_die_is_the_one_thing_on_the_tray_in_a_shadow_or_not(factor):
     """Once the light is matched around each place, the die is all that differs, the shadow
     over it or not; the sleeve beside the tray differs in neither."""
