@@ -14,7 +14,7 @@ Targets: at most twice the blob reader's time, under 300 MB.
 
 With `--throws N` it then films N throws per frame size on the kiosk's simulated tray
 (`hardware.sim`, with perspective, shadows, noise and the hazards a referee must refuse) at 30
-frames per second through `vision.settle.ThrowWatcher` and the reader, as the kiosk does, and
+frames per second through `vision.watcher.ThrowWatcher` and the reader, as the kiosk does, and
 prints how many answers each throw got, whether they were right, how long after the dice stopped
 they came, and what the watcher cost per frame, reads included.
 
@@ -37,7 +37,8 @@ import numpy as np
 from hardware.sim.dice import PIPS
 from vision.calibration import Calibration
 from vision.reading import RerollReason
-from vision.settle import SettleConfig, SettleDetector, ThrowWatcher
+from vision.settle import SettleConfig, SettleDetector
+from vision.watcher import ThrowWatcher
 
 VALUES = (3, 5, 6)
 

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from vision.calibration import Calibration
     from vision.reader import TrayReader
     from vision.reading import Roll
-    from vision.settle import ThrowWatcher
     from vision.tray_faces import TrayFaces
+    from vision.watcher import ThrowWatcher
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,8 @@ def build_watcher(
     nothing into its data). faces: what is already known of the tray's faces, where no folder
     keeps it (the demo's, learnt on a twin of its simulated tray: `learn_faces`)."""
     from vision.reader import TrayReader
-    from vision.settle import SettleConfig, ThrowWatcher
+    from vision.settle import SettleConfig
+    from vision.watcher import ThrowWatcher
 
     settle = SettleConfig(still_for=config.vision.settle_seconds, votes=config.vision.votes)
     if reader is not None and reader.calibration is not None and calibration is not None:

@@ -33,7 +33,7 @@ STEADY_SECONDS = 10.0  # a camera working this long has its back-off reset
 
 
 class Watcher(Protocol):
-    """What the worker needs from `vision.settle.ThrowWatcher`: frames in, one roll per throw."""
+    """What the worker needs from `vision.watcher.ThrowWatcher`: frames in, one roll per throw."""
 
     @property
     def state(self) -> str: ...

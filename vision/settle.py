@@ -14,9 +14,9 @@ threads, time passed in):
   frame and answers once `votes` consecutive reads agree die by die (same values at the same
   places) or are all rerolls. It never averages: the answer is one frame's own reading.
   Reads that keep disagreeing end in a reroll after `max_reads`.
-- `ThrowWatcher` wires both for the kiosk's vision worker and adds what neither knows alone: one
-  answer per throw, and `RerollReason.NOT_MOVED` when the scene settles again exactly as it was
-  at the last answer (a hand passed over the tray; nobody threw)::
+- `ThrowWatcher` (watcher.py) wires both for the kiosk's vision worker and adds what neither
+  knows alone: one answer per throw, and `RerollReason.NOT_MOVED` when the scene settles again
+  exactly as it was at the last answer (a hand passed over the tray; nobody threw)::
 
       read = lambda frame: read_roll(frame, calibration=calibration)  # vision.reader
       watcher = ThrowWatcher(read, SettleConfig(), calibration)
@@ -36,7 +36,6 @@ floor only; and the empty-tray reference slowly follows the light wherever the f
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -54,8 +53,7 @@ from vision.motion import (
     tray_mask,
     work_size,
 )
-from vision.reading import RerollReason, Roll
-from vision.vote import RollVote, same_dice
+from vision.relight import unexplained
 
 
 class SettleState(StrEnum):
@@ -150,6 +148,18 @@ class SettleDetector:
         level, shake = self.config.motion_level, self.config.shake
         moved = changed_fraction(a, b, self._mask, level, shake)
         return moved <= self.config.motion_cover
+
+    def light_only(self, a: np.ndarray, b: np.ndarray) -> bool:
+        """Whether two small images from `scene` differ by a change of light alone (a
+        visitor's shadow, the sun through a window): nothing on the tray came, went or
+        moved (relight.py; the light matched over LIGHT_SPAN die sides)."""
+        if a.shape != b.shape or self._shape is None:
+            return False
+        width = a.shape[1]
+        span = LIGHT_SPAN * self.die_size * width / self._shape[1] if self.die_size else width / 6
+        changed = unexplained(a, b, self._mask, self.config.motion_level, span)
+        inside = max(1, cv2.countNonZero(self._mask))
+        return cv2.countNonZero(changed) <= self.config.motion_cover * inside
 
     def update(self, frame: np.ndarray, t: float) -> SettleState:
         """Take the next frame, taken at time `t` (seconds), and return the tray's state."""
@@ -254,112 +264,4 @@ class SettleDetector:
             self._blocked = min(1.0, dice_area / max(self._tray_area, 1.0))
 
 
-RUNNING = 3  # changed frames in a row that are a stir whatever follows (a passing frame
-# changes two: the one it replaces and the one after it)
-
-
-class ThrowWatcher:
-    """Frames in, one answer per throw out: settle, read, vote, and spot throws that weren't.
-
-    `read` turns a frame into the reader's Roll (normally `vision.reader.read_roll` with the
-    kiosk's calibration). It is only called for settled frames, and only until the throw has
-    its answer; then nothing is read until the scene moves again.
-    """
-
-    def __init__(
-        self,
-        read: Callable[[np.ndarray], Roll],
-        config: SettleConfig | None = None,
-        calibration: Calibration | None = None,
-    ) -> None:
-        self.config = config or SettleConfig()
-        self.detector = SettleDetector(self.config, calibration)
-        self.vote = RollVote(self.config)
-        self._read = read
-        self._answered = False  # this still scene has had its answer
-        self._stirred_at: float | None = None  # first unsettled frame after the answer
-        self._stir_seen = False  # this stir changed the tray for more than a passing frame
-        self._changing = 0  # frames running that changed, up to this one
-        self._last_scene: np.ndarray | None = None  # the scene at the last answer
-        self._last_roll: Roll | None = None
-
-    @property
-    def reader(self) -> Callable[[np.ndarray], Roll]:
-        """The reader each settled frame is read by (the kiosk's TrayReader)."""
-        return self._read
-
-    @property
-    def state(self) -> SettleState:
-        return self.detector.state
-
-    def update(self, frame: np.ndarray, t: float) -> Roll | None:
-        """Take the next frame at time `t`; return the throw's answer on the frame it is known."""
-        state = self.detector.update(frame, t)
-        moved = self.detector.moved
-        self._changing = self._changing + 1 if moved else 0
-        running = self._changing >= RUNNING
-        if state is not SettleState.SETTLED:
-            if self._stirred_at is None:
-                self._stirred_at = t
-            self._answered = False
-            self.vote.clear()
-            self._watch_stir(moved, running)
-            return None
-        stirred_at = self._stirred_at  # kept until this still scene is answered
-        scene = self.detector.scene
-        if self._answered:
-            self._last_scene = scene  # follow slow light changes while nothing happens
-            return None
-        if self._last_scene is not None and self.detector.same_scene(scene, self._last_scene):
-            stir = self.detector.last_motion - (t if stirred_at is None else stirred_at)
-            if stir < self.config.min_motion or not self._stir_seen:
-                self._answered = True  # a flicker of noise: the old answer still stands
-                self._end_stir()
-                return None
-            return self._answer(self._not_moved(), scene)
-        answer = self.vote.add(self._read(frame))
-        if answer is None:
-            return None
-        if answer.reason is RerollReason.WRONG_COUNT and not answer.dice:
-            self._answered = True  # the reader sees no dice at all: a shadow, not a throw
-            self._last_scene = scene
-            self._end_stir()
-            return None
-        last = self._last_roll
-        if answer.ok and last is not None and same_dice(answer, last, self.config.place_tolerance):
-            answer = self._not_moved()
-        return self._answer(answer, scene)
-
-    def _watch_stir(self, moved: bool, running: bool) -> None:
-        """Did the tray change for more than a passing frame since the answer: RUNNING changed
-        frames in a row (a hand, a die rolling), or, between changes, a tray that looks other
-        than at the answer (dice nudged slowly, seen in single frames as the change adds up)?
-        A glint, or a compressed video's poorer frame, changes the frames into and out of it,
-        and then the tray looks as it did: a stir of those alone is no throw, not even one that
-        wasn't."""
-        if self._stir_seen:
-            return
-        if running:
-            self._stir_seen = True
-        elif not moved and self._last_scene is not None and self.detector.scene is not None:
-            self._stir_seen = not self.detector.same_scene(self.detector.scene, self._last_scene)
-
-    def _end_stir(self) -> None:
-        """The still scene has its answer (or keeps the old one): the next stir starts anew."""
-        self._stirred_at = None
-        self._stir_seen = False
-
-    def _not_moved(self) -> Roll:
-        dice = self._last_roll.dice if self._last_roll is not None else ()
-        return Roll(dice, RerollReason.NOT_MOVED, "the dice are where the last read left them")
-
-    def _answer(self, roll: Roll, scene: np.ndarray) -> Roll:
-        self._answered = True
-        self._end_stir()
-        self._last_scene = scene
-        if roll.reason is not RerollReason.NOT_MOVED:
-            self._last_roll = roll
-        if roll.ok and roll.dice:
-            self.detector.learn_die_size(float(np.median([die.size for die in roll.dice])))
-        self.vote.clear()
-        return roll
+LIGHT_SPAN = 3  # die sides over which a change of light is matched (SettleDetector.light_only)

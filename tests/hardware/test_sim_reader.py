@@ -130,8 +130,9 @@ def test_touching_dice_are_read_right_or_rerolled(rig) -> None:
 
 def test_a_non_throw_is_caught_by_the_throw_watcher(rig) -> None:
     settle = pytest.importorskip("vision.settle")
+    watching = pytest.importorskip("vision.watcher")
     tray, clock, calibration = rig
-    watcher = settle.ThrowWatcher(
+    watcher = watching.ThrowWatcher(
         lambda frame: reader.read_roll(frame, expect=3, calibration=calibration),
         settle.SettleConfig(),
         calibration,
@@ -163,8 +164,9 @@ def test_every_throw_gets_an_answer() -> None:
     dice's shadows often join them into one odd body, which once read as "no dice" (taken for a
     shadow) and left the visitors waiting for a throw the kiosk had silently ignored."""
     settle = pytest.importorskip("vision.settle")
+    watching = pytest.importorskip("vision.watcher")
     tray, clock, calibration = make_rig((640, 360), die_size=45, seed=3)
-    watcher = settle.ThrowWatcher(
+    watcher = watching.ThrowWatcher(
         lambda frame: reader.read_roll(frame, expect=3, calibration=calibration),
         settle.SettleConfig(),
         calibration,

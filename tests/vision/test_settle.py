@@ -20,8 +20,9 @@ from hardware.sim.dice import PIPS
 from vision.calibration import Calibration
 from vision.motion import FrameError, changed_fraction, shrink
 from vision.reading import Die, RerollReason, Roll
-from vision.settle import SettleConfig, SettleDetector, SettleState, ThrowWatcher
+from vision.settle import SettleConfig, SettleDetector, SettleState
 from vision.vote import RollVote, same_dice
+from vision.watcher import ThrowWatcher
 
 FPS = 30.0
 W, H = 640, 480
@@ -588,6 +589,42 @@ def test_passing_frames_spread_over_half_a_second_are_not_a_throw_that_was_not()
         frames += [poor] + [scene(THREE)] * 7
     answers = watch(watcher, frames + [scene(THREE)] * 20, 2.0)
     assert answers == [] and reader.calls == 3
+
+
+def _lit(image: np.ndarray, factors, edge: float, soft: float) -> np.ndarray:
+    """`image` lit anew right of x = `edge`: each BGR channel times its factor (one for all:
+    a shadow; warm ones: the sun), the change `soft` px wide."""
+    xx = np.arange(image.shape[1], dtype=np.float32)
+    cover = 1 / (1 + np.exp(np.clip(-(xx - edge) / max(soft / 4, 1e-3), -50, 50)))
+    light = 1 + cover[None, :, None] * (np.asarray(factors, np.float32) - 1)
+    return np.clip(image * light + 0.5, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize(("factors", "soft"), [(0.5, 1.0), (0.6, 40.0), ((0.8, 1.3, 1.6), 20.0)])
+def test_a_change_of_light_after_an_answer_is_no_throw(factors, soft) -> None:
+    """A visitor leans over the tray to look (a shadow over half of it, sharp or soft), or the
+    sun comes out through a window (warm light), and goes again: the dice did not move, nobody
+    threw, and nothing is said, read or answered (before: "the dice did not move" now and then
+    as the light came or went)."""
+    reader = ScriptedReader(THREE)
+    watcher = ThrowWatcher(reader, SettleConfig(still_for=0.3), empty_calibration())
+    watch(watcher, throw_frames(THREE) + [scene(THREE)] * 20, 0.0)
+    edges = np.linspace(W + 60, 300, 12)  # the light's edge sweeps in over 12 frames
+    coming = [_lit(scene(THREE), factors, x, soft) for x in edges]
+    going = coming[::-1]
+    answers = watch(watcher, coming + [coming[-1]] * 25 + going + [scene(THREE)] * 25, 2.0)
+    assert answers == [] and reader.calls == 3
+
+
+def test_a_hand_in_a_visitors_shadow_is_still_a_throw_that_was_not() -> None:
+    """The shadow comes first, then the hand passes over the dice: the hand is no light."""
+    reader = ScriptedReader(THREE)
+    watcher = ThrowWatcher(reader, SettleConfig(still_for=0.3), empty_calibration())
+    watch(watcher, throw_frames(THREE) + [scene(THREE)] * 20, 0.0)
+    shade = [_lit(scene(THREE), 0.6, x, 30.0) for x in np.linspace(W + 60, 200, 8)]
+    passing = [_lit(scene(THREE, hand=(60 + 35 * i, 250)), 0.6, 200, 30.0) for i in range(16)]
+    answers = watch(watcher, shade + passing + [scene(THREE)] * 25, 2.0)
+    assert [a.reason for a in answers] == [RerollReason.NOT_MOVED]
 
 
 def test_a_settled_shadow_with_no_dice_is_read_but_never_announced() -> None:
