@@ -231,8 +231,23 @@ class TrayReader:
         return float(np.median(self._sizes))
 
     def peek(self, frame: np.ndarray) -> Roll:
-        """The read __call__ makes of `frame`, learning nothing from it: what the kiosk would
-        say of these dice now (the maintenance screen's test read)."""
+        """The read __call__ makes of `frame`, learning nothing of the dice from it: what the
+        kiosk would say of these dice now (the maintenance screen's test read). A camera
+        moved since the calibration is followed here too (it is no learning: where the
+        camera is now)."""
+        roll = self._read(frame)
+        looked = roll.reason is not RerollReason.BAD_FRAME
+        if self._of_tray and looked and (not roll.ok or not self._seen(roll)):
+            followed = self.camera.follow(frame, self.calibration)
+            if followed is not None:
+                self.calibration = followed
+                roll = self._read(frame)
+        if self.camera.too_far:
+            why = "the camera has moved since the tray was calibrated: calibrate again"
+            return Roll((), RerollReason.BAD_FRAME, why)
+        return roll
+
+    def _read(self, frame: np.ndarray) -> Roll:
         return read_roll(
             frame,
             expect=self.expect,
@@ -243,15 +258,6 @@ class TrayReader:
 
     def __call__(self, frame: np.ndarray) -> Roll:
         roll = self.peek(frame)
-        looked = roll.reason is not RerollReason.BAD_FRAME
-        if self._of_tray and looked and (not roll.ok or not self._seen(roll)):
-            followed = self.camera.follow(frame, self.calibration)
-            if followed is not None:
-                self.calibration = followed
-                roll = self.peek(frame)
-        if self.camera.too_far:
-            why = "the camera has moved since the tray was calibrated: calibrate again"
-            return Roll((), RerollReason.BAD_FRAME, why)
         if not self._of_tray or self._seen(roll):
             return roll
         self._last = roll

@@ -183,3 +183,24 @@ def test_a_camera_moved_too_far_refuses_every_roll_until_it_is_back(caplog):
     assert "calibrate again" in roll.detail
     right, _ = _read_right(reader, tray, (2, 1), 4)
     assert right >= 3 and not reader.camera.too_far and reader.camera.offset == (2, 1)
+
+
+def test_the_test_read_follows_a_knocked_camera_and_learns_nothing_of_the_dice():
+    """Staff test-read the tray right after the camera was knocked (no rest read since), on
+    dice that the calibration as made refuses: the test read is the kiosk's, so it follows
+    the camera too and reads them as the unknocked camera does; it still learns no faces."""
+    tray, calibration = _tray(3)
+    unmoved = TrayReader(calibration)
+    unmoved.camera = FollowedCamera(None)  # the calibration as made, never moved
+    for _ in range(20):
+        tray.throw()
+        frame = tray.at_rest()
+        expected = unmoved.peek(frame)
+        if expected.ok and not unmoved.peek(_knocked(frame, 9, -6)).ok:
+            break
+    else:
+        raise AssertionError("no throw in 20 that the knock makes the reader refuse")
+    reader = TrayReader(calibration)
+    roll = reader.peek(_knocked(frame, 9, -6))
+    assert roll.ok and sorted(roll.values) == sorted(expected.values)
+    assert reader.camera.offset == (9, -6) and reader.learning == (0, 30)
