@@ -9,7 +9,7 @@ px wide, in log (a change of light scales the picture; in log it only adds) and 
 blur (a visitor's shadow is smooth), matched over the rim by phase correlation (any shift,
 whole pixels) and refined by ECC (translation, to a fraction of a pixel). On the simulated
 tray, five colourings, shifts up to 40 px, with and without a shadow across the tray, it is
-within 0.3 px (tests/vision/test_tray_shift.py). `moved` is the calibration as the moved
+within 0.4 px (tests/vision/test_tray_shift.py). `moved` is the calibration as the moved
 camera sees it; `FollowedCamera` keeps the kiosk's reader on it (vision.reader.TrayReader).
 
 Contract: frames BGR uint8 (h, w, 3) of the empty tray's shape; shifts in frame pixels, (dx,
@@ -38,7 +38,7 @@ MATCH = 0.8  # the rim's match a shift must reach to be followed (Shift.match; o
 # tray 0.96-1.0 for a shifted camera, 0.88 for one also turned half a degree, 0.5 for 1.5)
 HOLD = 0.75  # frame px: a shift this near the one followed is that one, measured again
 REACH = 0.1  # of the frame's width: a camera moved further is not followed (calibrate again)
-LOST = 3  # rests in a row whose rim does not match: the picture is no longer the calibration's
+LOST = 3  # measures in a row whose rim does not match: the picture is not the calibration's
 _ECC = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)
 
 
