@@ -258,10 +258,7 @@ def _changed(
         outside = cv2.max(cv2.subtract(a, high), cv2.subtract(low, a))
     else:
         outside = cv2.absdiff(a, b)
-    excess = cv2.transform(outside, _MEAN_OF_CHANNELS) if a.ndim == 3 else outside
-    differs = cv2.compare(excess, level, cv2.CMP_GT)
-    neighbours = cv2.filter2D(differs // 255, -1, _AROUND, borderType=cv2.BORDER_CONSTANT)
-    differs = cv2.bitwise_and(differs, cv2.compare(neighbours, 0, cv2.CMP_GT))
+    differs = beyond(outside, level)
     if shift is not None:
         # under shake a die that moves changes a patch, not a speck at a pip's rim
         differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, _PATCH)
@@ -269,6 +266,17 @@ def _changed(
         r = int(np.ceil(_reach(shift, a.shape))) + 1
         differs[:r], differs[-r:], differs[:, :r], differs[:, -r:] = 0, 0, 0, 0
     return cv2.bitwise_and(differs, mask)
+
+
+def beyond(outside: np.ndarray, level: float) -> np.ndarray:
+    """uint8 mask (255) of the pixels where `outside` (how far a pixel lies outside what it
+    should be, grey or per channel: then their mean) exceeds `level`, a pixel none of whose
+    neighbours does dropped: a moving die changes a patch or at least a line of its edge,
+    sensor noise and a JPEG block's corner a lone pixel."""
+    excess = _grey(outside)
+    differs = cv2.compare(excess, level, cv2.CMP_GT)
+    neighbours = cv2.filter2D(differs // 255, -1, _AROUND, borderType=cv2.BORDER_CONSTANT)
+    return cv2.bitwise_and(differs, cv2.compare(neighbours, 0, cv2.CMP_GT))
 
 
 def changed_fraction(

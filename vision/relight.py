@@ -19,9 +19,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.motion import beyond
+
 _NEAR = np.ones((3, 3), np.uint8)
-_AROUND = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.float32)  # the 8 neighbours
-_MEAN_OF_CHANNELS = np.full((1, 3), 1 / 3, np.float32)
 CLIPPED = 250.0  # a work copy's value at which the camera clipped (averaged down, nearly 255)
 
 
@@ -34,24 +34,27 @@ def unexplained(
     differs only outside the range of relit `b` over its 3x3 neighbourhood (a fixed camera
     still shakes by a fraction of a work pixel when the table is knocked). The camera clips:
     relit values over 255 are 255, and what `b` shows clipped (CLIPPED or more) may have been
-    any brighter value (a white die in the sun, then in the shade). A pixel none of
-    whose neighbours differs is dropped (sensor noise, a JPEG block's corner), as motion.py
-    drops it."""
+    any brighter value (a white die in the sun, then in the shade). A lone pixel is dropped
+    (motion.beyond)."""
     ratio = np.log2((a + 1.0) / (b + 1.0))
     coded = np.clip(128 + 32 * ratio, 0, 255).astype(np.uint8)  # in 1/32 stops
-    k = max(3, 2 * int(span // 2) + 1)
-    planes = cv2.split(coded) if coded.ndim == 3 else [coded]
-    field = [cv2.medianBlur(np.ascontiguousarray(plane), k) for plane in planes]
-    light = cv2.merge(field) if coded.ndim == 3 else field[0]
-    light = np.exp2((light.astype(np.float32) - 128) / 32)
-    least, most = cv2.erode(light, _NEAR), cv2.dilate(light, _NEAR)
+    least, most = light_field(coded, max(3, 2 * int(span // 2) + 1))
     brightest = np.float32(255)  # the camera clips: a white die in the sun shows 255
     low = np.minimum(cv2.min(b * least, b * most), brightest)
     high = np.where(b >= CLIPPED, brightest, np.minimum(cv2.max(b * least, b * most), brightest))
     low, high = cv2.erode(low, _NEAR), cv2.dilate(high, _NEAR)
     outside = cv2.max(cv2.subtract(a, high), cv2.subtract(low, a))
-    excess = cv2.transform(outside, _MEAN_OF_CHANNELS) if a.ndim == 3 else outside
-    differs = cv2.compare(excess, level, cv2.CMP_GT)
-    neighbours = cv2.filter2D(differs // 255, -1, _AROUND, borderType=cv2.BORDER_CONSTANT)
-    differs = cv2.bitwise_and(differs, cv2.compare(neighbours, 0, cv2.CMP_GT))
-    return cv2.bitwise_and(differs, mask)
+    return cv2.bitwise_and(beyond(outside, level), mask)
+
+
+def light_field(stops: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The light around each pixel from how each pixel changed: `stops` uint8 (h, w) or
+    (h, w, 3), each channel's change coded in 1/32 stops about 128 (samples to be passed over
+    coded alternately 0 and 255); each channel's median over k pixels (k odd), as factors
+    (float32), then the least and the most within a pixel (a median keeps a sharp edge of the
+    light to within a pixel)."""
+    planes = cv2.split(stops) if stops.ndim == 3 else [stops]
+    medians = [cv2.medianBlur(np.ascontiguousarray(plane), k) for plane in planes]
+    field = cv2.merge(medians) if stops.ndim == 3 else medians[0]
+    light = np.exp2((field.astype(np.float32) - 128) / 32)
+    return cv2.erode(light, _NEAR), cv2.dilate(light, _NEAR)

@@ -15,6 +15,7 @@ import numpy as np
 from vision.colour import lab_distance
 from vision.image import downsize
 from vision.params import PARAMS, CandidateParams
+from vision.relight import light_field
 
 WORK_DIE = 24.0  # px a die is wide in the working copy of the tray difference
 LIGHT_SPAN = 3.0  # die sides over which a change of light is told from a thing (_light)
@@ -139,13 +140,8 @@ def _light(now: np.ndarray, then: np.ndarray, side: float) -> tuple[np.ndarray, 
     local = np.dstack([cv2.medianBlur(np.ascontiguousarray(coded[..., c]), k) for c in range(3)])
     own = np.abs(coded.astype(np.int16) - local).max(axis=2) < 64 * LIGHT_TINT
     odd = (np.indices(own.shape).sum(axis=0) % 2).astype(np.uint8) * 255
-    field = np.dstack([cv2.medianBlur(np.where(own, stops[..., c], odd), k) for c in range(3)])
-    field = np.exp2((field.astype(np.float32) - 128) / 32)
-    near = np.ones((3, 3), np.uint8)
-    return tuple(
-        cv2.resize(f, now.shape[1::-1], interpolation=cv2.INTER_LINEAR)
-        for f in (cv2.erode(field, near), cv2.dilate(field, near))
-    )
+    fields = light_field(np.where(own[..., None], stops, odd[..., None]), k)
+    return tuple(cv2.resize(f, now.shape[1::-1], interpolation=cv2.INTER_LINEAR) for f in fields)
 
 
 def _relit(bgr: np.ndarray, light: np.ndarray) -> np.ndarray:
