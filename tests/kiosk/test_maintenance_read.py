@@ -184,13 +184,13 @@ def test_the_wall_line_keeps_its_size_on_the_seven_inch_panel(tmp_path, lang, mo
     """The longest wall line, in every language, is wrapped at the staff status size on the
     800x480 panel, not shrunk to fit one line."""
     from kiosk.ui import draw, theme
-    from kiosk.ui.scenes import maintenance
+    from kiosk.ui.scenes import reader_status
 
     kiosk = headless_table(tmp_path, worker=_Worker(None))
     kiosk.set_language(lang)
     kiosk.calibration = Calibration(np.array([[0, 0], [9, 0], [9, 9], [0, 9]]), None, None)
     scene = kiosk.scenes["maintenance"]
-    line = scene.tr(maintenance.WALL_REFUSED)
+    line = scene.tr(reader_status.WALL_REFUSED)
     monkeypatch.setattr(scene, "wall_state", lambda: line)
     sizes: dict[str, int] = {}
     original = draw.rendered

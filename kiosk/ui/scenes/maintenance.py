@@ -24,7 +24,7 @@ from kiosk.stats import statistics, sum_distribution
 from kiosk.ui import draw, theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene, heading
-from kiosk.ui.scenes import staff_panels
+from kiosk.ui.scenes import reader_status, staff_panels
 from kiosk.ui.scenes.play_view import REROLL_REASONS
 from kiosk.worker import ToolResult
 
@@ -37,26 +37,6 @@ TRAY_STATES = {
     "settled": N_("The dice have come to rest."),
 }
 TRAY_UNKNOWN = N_("Watching the tray.")
-# What the reader has learnt of the dice at the tray's wall (vision.reader.TrayReader).
-WALL_LEARNING = N_(
-    "Dice at the wall showing 1, 2 or 3: learning their faces ({n} of {total} dice read)."
-)
-WALL_READ = N_("Dice at the wall: read.")
-WALL_REFUSED = N_(
-    "Dice at the wall showing 1, 2 or 3: always thrown again (these dice's faces measure loosely)."
-)
-# Where the camera is against the calibration (vision.tray_shift.FollowedCamera).
-CAMERA_FOLLOWED = N_(
-    "The camera has moved ({dx:+d}, {dy:+d}) px since calibration; the reader follows it. "
-    "Calibrate again if it keeps moving."
-)
-CAMERA_TOO_FAR = N_(
-    "The camera has moved too far since calibration: every roll is thrown again. Calibrate again."
-)
-CAMERA_LOST = N_(
-    "The picture no longer matches the calibration (a turned camera, or something on the "
-    "rim?). Calibrate again."
-)
 # What the calibration says of the picture (vision.calibrate.Verdict values).
 VERDICTS = {
     "ok": N_("The picture is good."),
@@ -351,32 +331,21 @@ class Maintenance(Scene):
             box = (292, 326, 486, 36)
             draw.paragraph(surface, layout, wall, box, style.size, style.face, style.color)
 
+    def _reader(self):
+        """The kiosk's reader on its calibrated tray, or None (no tray calibrated, or a worker
+        without one)."""
+        watcher = getattr(self.kiosk.worker, "watcher", None)
+        reader = getattr(watcher, "reader", None)
+        return None if self.kiosk.calibration is None else reader
+
     def wall_state(self) -> str:
         """What the reader has learnt of dice at the tray's wall, for the staff ("" on no
         calibrated tray): until it has, every 1, 2 or 3 touching the wall is thrown again."""
-        watcher = getattr(self.kiosk.worker, "watcher", None)
-        reader = getattr(watcher, "reader", None)
-        if reader is None or not hasattr(reader, "learning") or self.kiosk.calibration is None:
-            return ""
-        if reader.learning is not None:
-            read, needed = reader.learning
-            return self.tr(WALL_LEARNING).format(n=read, total=needed)
-        return self.tr(WALL_READ if reader.reads_wall else WALL_REFUSED)
+        return reader_status.wall_state(self._reader(), self.tr)
 
     def camera_state(self) -> str:
-        """Has the camera moved since calibration, for the staff ("" where it has not, or on
-        no calibrated tray): followed, too far (then every roll is thrown again), or the
-        picture no longer matching the calibration at all."""
-        watcher = getattr(self.kiosk.worker, "watcher", None)
-        camera = getattr(getattr(watcher, "reader", None), "camera", None)
-        if camera is None or self.kiosk.calibration is None:
-            return ""
-        if camera.too_far:
-            return self.tr(CAMERA_TOO_FAR)
-        if camera.lost:
-            return self.tr(CAMERA_LOST)
-        dx, dy = camera.offset
-        return self.tr(CAMERA_FOLLOWED).format(dx=dx, dy=dy) if dx or dy else ""
+        """Has the camera moved since calibration, for the staff ("" where it has not)."""
+        return reader_status.camera_state(self._reader(), self.tr)
 
     def draw_stats(self, surface, layout) -> None:
         tr = self.tr
