@@ -28,11 +28,13 @@ def record(
     seed: int,
     shadows: bool = False,
     knock: tuple[float, float] = (0.0, 0.0),
+    lean: bool = False,
 ) -> tuple[list[tuple[int, ...]], Calibration]:
     """Film `throws` throws on the simulated tray into `path`; the values thrown, and the
     tray's calibration (its floor and empty frame, no die size, as staff calibrate). With
     `shadows` a visitor leans over the tray as each throw is made (the same dice fall); with
-    `knock` the camera was knocked by (dx, dy) px after it was calibrated."""
+    `knock` the camera was knocked by (dx, dy) px after it was calibrated; with `lean` a
+    visitor leans over the tray after each throw has come to rest, looks, and leaves."""
     now = [0.0]
     tray = SimulatedTray(resolution=(640, 480), seed=seed, clock=lambda: now[0])
     tray.open()
@@ -57,6 +59,13 @@ def record(
         tray.throw()
         film(tray.settle_time + 1.5)
         thrown.append(tuple(sorted(tray.last_values)))
+        if lean:
+            shadow = visitor_shadow(tray.geometry, shade)
+            for cover in (*np.linspace(0, 1, 15), *[1.0] * 30, *np.linspace(1, 0, 15)):
+                tray.shadow = 1 - cover * (1 - shadow)  # leaning in over half a second
+                film(1 / FPS)
+            tray.shadow = None
+            film(1.5)
         tray.clear()
         film(0.5)
     writer.release()
@@ -206,3 +215,20 @@ def test_a_recording_from_a_camera_knocked_since_calibration_is_read_as_before(
     where_calibrated, knocked = answers
     assert len(where_calibrated) == 4 and any(s == "ok" for s, _, _ in where_calibrated)
     assert knocked == where_calibrated
+
+
+def test_a_visitor_leaning_over_the_tray_after_a_ruling_is_no_throw(tmp_path, capsys) -> None:
+    """After each throw a visitor leans over the tray to look at the dice and leaves: the
+    recording still gets one answer per throw, each the dice thrown or a reroll, none "the
+    dice did not move" (before, one now and then as the shadow came or went)."""
+    video = tmp_path / "lean.avi"
+    thrown, calibration = record(video, throws=4, seed=8, lean=True)
+    calibration.save(tmp_path / "calibration")
+    args = ["watch", str(video), "--json", "--calibration", str(tmp_path / "calibration")]
+    assert main(args) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == len(thrown)
+    assert all(line["reason"] != "not_moved" for line in lines)
+    for line, values in zip(lines, thrown, strict=True):
+        if line["status"] == "ok":
+            assert tuple(sorted(d["value"] for d in line["dice"])) == values
