@@ -48,10 +48,30 @@ def open_screen(size: tuple[int, int] | None, windowed: bool) -> pygame.Surface:
     pygame.font.init()
     pygame.display.set_caption("Azar")
     pygame.mouse.set_visible(windowed)
-    if windowed:
-        return pygame.display.set_mode(size or (1280, 720))
     headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"  # no screen: keep the size asked
+    if windowed:
+        want = size or (1280, 720)
+        desktop = None if headless else _desktop_size()
+        if not fits(want, desktop):
+            log.info("a %dx%d window does not fit the %dx%d screen: full screen", *want, *desktop)
+            return pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        return pygame.display.set_mode(want)
     return pygame.display.set_mode(size or (0, 0), 0 if headless else pygame.FULLSCREEN)
+
+
+def fits(window: tuple[int, int], desktop: tuple[int, int] | None) -> bool:
+    """Whether a window of this size fits on the desktop (an unknown desktop: yes). A demo
+    opened on a 7-inch 800x480 screen at the usual 1280x720 would show a third of the table."""
+    return desktop is None or (window[0] <= desktop[0] and window[1] <= desktop[1])
+
+
+def _desktop_size() -> tuple[int, int] | None:
+    """The first screen's size, or None where SDL cannot tell."""
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+    except pygame.error:
+        return None
+    return tuple(sizes[0]) if sizes else None
 
 
 def build(
