@@ -32,6 +32,7 @@ from vision.image import frame_problem
 from vision.judge import judge_dice, judge_roll
 from vision.params import PARAMS, Params
 from vision.reading import RerollReason, Roll
+from vision.relight import evenly_lit
 from vision.strays import missed_dice
 from vision.tray_faces import TrayFaces
 from vision.tray_shift import FollowedCamera
@@ -137,12 +138,14 @@ class TrayReader:
     die), the window widened to SPREAD robust deviations of those first dice's faces where
     this camera and these dice measure faces less exactly than it allows (dark dice, whose
     sides merge with their top; a real lens). The window is learnt once, from dice read
-    before it applied, so that it cannot narrow itself. A 4, 5 or 6 shows a tilt in its pips'
-    layout and is judged by it alone (judge._leans); a 1, 2 or 3 cannot, so until then one
-    touching the wall is refused (it may lean there, and no face is yet held to a size); after,
-    only where the window learnt is narrow enough to show a lean (`JudgeParams.wall_window`:
-    black dice, whose faces take in their sides, measure too loosely, and a black 1, 2 or 3 at
-    the wall is always refused).
+    before it applied, so that it cannot narrow itself, and only from dice lit as most of the
+    tray is (relight.evenly_lit: a face in a sunbeam or a visitor's shadow measures otherwise,
+    and one such throw among the first could make the window too wide to read the wall).
+    A 4, 5 or 6 shows a tilt in its pips' layout and is judged by it alone (judge._leans);
+    a 1, 2 or 3 cannot, so until then one touching the wall is refused (it may lean there,
+    and no face is yet held to a size); after, only where the window learnt is narrow enough
+    to show a lean (`JudgeParams.wall_window`: black dice, whose faces take in their sides,
+    measure too loosely, and a black 1, 2 or 3 at the wall is always refused).
 
     A camera knocked since calibration is followed (tray_shift.FollowedCamera): for each new
     rest of the dice (and each refused read) the picture's shift is measured on the tray's
@@ -265,6 +268,10 @@ class TrayReader:
         self._sizes.extend(sizes)
         self._learnt_size()
         if self._first is not None:
+            lit = self.calibration.empty
+            if lit is not None and lit.shape == frame.shape:
+                even = evenly_lit(frame, lit, [(*die.center, die.size) for die in roll.dice])
+                sizes = [size for size, ok in zip(sizes, even, strict=True) if ok]
             self._first.extend(sizes)
             if len(self._first) >= LEARN_DICE:
                 first = np.asarray(self._first)

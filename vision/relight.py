@@ -9,9 +9,13 @@ around each pixel, each channel's factor the median over `span` pixels, and retu
 differs: an object keeps its edge band unexplained however large it is (the median there is
 the floor's), a change of light leaves nothing.
 
-Contract: a and b are small float32 images (h, w) or (h, w, 3) of one shape (settle.py's work
-copies, motion.shrink), mask uint8 (h, w) 0/255, level in grey levels, span in work pixels.
-Pure; about 1 ms at 160x90.
+`evenly_lit` tells which dice lie in light other than most of the tray's (against the empty
+tray): the kiosk's reader learns what flat faces measure only from dice in the tray's own
+light (reader.TrayReader).
+
+Contract of `unexplained`: a and b are small float32 images (h, w) or (h, w, 3) of one shape
+(settle.py's work copies, motion.shrink), mask uint8 (h, w) 0/255, level in grey levels, span
+in work pixels. Pure; about 1 ms at 160x90.
 """
 
 from __future__ import annotations
@@ -58,3 +62,37 @@ def light_field(stops: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     field = cv2.merge(medians) if stops.ndim == 3 else medians[0]
     light = np.exp2((field.astype(np.float32) - 128) / 32)
     return cv2.erode(light, _NEAR), cv2.dilate(light, _NEAR)
+
+
+EVEN = 0.2  # stops: light around a die differing from the tray's own change by more is uneven
+# (a sunbeam is 0.4-1 stops, a visitor's shadow 0.3-1.3; a camera's noise a few hundredths)
+AROUND = 1.5  # die sides: the light around a die is taken within this of its centre
+
+
+def evenly_lit(
+    frame: np.ndarray, empty: np.ndarray, dice: list[tuple[float, float, float]]
+) -> list[bool]:
+    """For each die (x, y, side in px), whether the light around it changed since the empty
+    tray as most of the picture's did (each channel's median change within AROUND die sides
+    against the whole picture's, in stops, within EVEN): a face measured in a sunbeam or a
+    visitor's shadow has edges of another contrast, and is no measure of what flat faces
+    measure in the tray's own light; a change over the whole tray (the lamp dimmed) is that
+    light. frame and empty: BGR uint8 of one shape."""
+
+    def stops(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        ratio = np.log2((a.reshape(-1, 3).astype(np.float32) + 1) / (b.reshape(-1, 3) + 1.0))
+        return np.median(ratio, axis=0)
+
+    whole = stops(frame[::8, ::8], empty[::8, ::8])
+    h, w = frame.shape[:2]
+    even = []
+    for x, y, side in dice:
+        r = AROUND * side
+        x0, x1 = max(0, int(x - r)), min(w, int(x + r) + 1)
+        y0, y1 = max(0, int(y - r)), min(h, int(y + r) + 1)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            even.append(False)
+            continue
+        here = stops(frame[y0:y1:2, x0:x1:2], empty[y0:y1:2, x0:x1:2])
+        even.append(bool(np.max(np.abs(here - whole)) <= EVEN))
+    return even

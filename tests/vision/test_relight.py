@@ -9,7 +9,7 @@ import pytest
 
 from tests.vision.test_settle import THREE, Drawn, _lit, scene
 from vision.motion import shrink, tray_mask
-from vision.relight import unexplained
+from vision.relight import evenly_lit, unexplained
 
 WIDTH = 160  # the settle detector's work copy
 SPAN = 3 * 40 * WIDTH / 640  # three die sides of the drawn dice (40 px at 640)
@@ -50,3 +50,17 @@ def test_a_hand_larger_than_the_span_keeps_its_edge():
     after = _small(scene(THREE, hand=(300, 260)))
     changed = unexplained(after, before, MASK, 12, SPAN)
     assert cv2.countNonZero(changed) > 0.01 * cv2.countNonZero(MASK)
+
+
+@pytest.mark.parametrize("factors", [0.5, (0.8, 1.3, 1.6)])
+def test_a_die_in_a_sunbeam_or_a_shadow_is_not_evenly_lit(factors) -> None:
+    """Light changed over the right third of the tray only (a shadow, warm sun): the die there
+    is not lit as the rest of the tray is, the others are; the same change over the whole
+    tray (the lamp dimmed, the room's light warmer) leaves every die evenly lit."""
+    empty = scene()
+    frame = scene(THREE)  # dice at x = 200, 330 and 450
+    boxes = [(*d.center, d.size) for d in THREE]
+    assert evenly_lit(frame, empty, boxes) == [True, True, True]
+    assert evenly_lit(_lit(frame, factors, 400, 10), empty, boxes) == [True, True, False]
+    everywhere = _lit(frame, factors, -1000, 10)
+    assert evenly_lit(everywhere, empty, boxes) == [True, True, True]
