@@ -33,26 +33,10 @@ from vision.reader import read_roll  # noqa: E402
 
 def recorded(seed: int, count: int):
     """(image, dice, surface, body) for each scene of `render_dice.scenes(count, seed)`."""
-    surfaces: list[str] = []
-    looks: list[render_dice.Look] = []
-    surface, random_look = render_dice.surface, render_dice.random_look
-
-    def seen_surface(rng, h, w, kind, scale):
-        surfaces.append(kind)
-        return surface(rng, h, w, kind, scale)
-
-    def seen_look(rng):
-        looks.append(random_look(rng))
-        return looks[-1]
-
-    render_dice.surface, render_dice.random_look = seen_surface, seen_look
-    try:
-        for image, dice in render_dice.scenes(count, seed):
-            body = np.array(looks[-1].body)
-            name = min(render_dice.BODIES, key=lambda k: np.abs(render_dice.BODIES[k] - body).sum())
-            yield image, dice, surfaces[-1], name
-    finally:
-        render_dice.surface, render_dice.random_look = surface, random_look
+    for image, dice, about in render_dice.described_scenes(count, seed):
+        body = np.array(about["look"].body)
+        name = min(render_dice.BODIES, key=lambda k: np.abs(render_dice.BODIES[k] - body).sum())
+        yield image, dice, about["surface"], name
 
 
 def whole(die, shape: tuple[int, ...]) -> bool:

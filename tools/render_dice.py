@@ -472,14 +472,22 @@ def camera(image: np.ndarray, rng) -> np.ndarray:
 
 
 def render_scene(
-    rng, width: int = 640, height: int = 640, side: float | None = None, count: int | None = None
+    rng,
+    width: int = 640,
+    height: int = 640,
+    side: float | None = None,
+    count: int | None = None,
+    about: dict | None = None,
 ) -> tuple[np.ndarray, list[RenderedDie]]:
-    """One table with dice on it: (BGR uint8 image, its dice)."""
+    """One table with dice on it: (BGR uint8 image, its dice). `about`, if given, is filled
+    with what the scene was drawn on and with: {"surface": its kind, "look": its dice's Look}."""
     side = side or float(np.exp(rng.uniform(np.log(18), np.log(260))))
     count = count or int(rng.integers(1, 7))
     kind = str(rng.choice(SURFACES))
     table = surface(rng, height, width, kind, scale=side / 16)
     look = random_look(rng)
+    if about is not None:
+        about.update(surface=kind, look=look)
     elevation = rng.uniform(np.radians(25), np.radians(80))
     azimuth = rng.uniform(0, 2 * np.pi)
     light = np.array(
@@ -583,10 +591,18 @@ def contact_sheet(seed: int, data: Path) -> np.ndarray:
 
 def scenes(count: int, seed: int):
     """`count` scenes from `seed`, 640 x 640 or 480 x 640 (the same scenes every time)."""
+    for image, dice, _ in described_scenes(count, seed):
+        yield image, dice
+
+
+def described_scenes(count: int, seed: int):
+    """scenes(), each with its `about` (render_scene): (image, dice, about)."""
     rng = np.random.default_rng(seed)
     for _ in range(count):
         w, h = (640, 640) if rng.random() < 0.5 else (640, 480)
-        yield render_scene(rng, w, h)
+        about: dict = {}
+        image, dice = render_scene(rng, w, h, about=about)
+        yield image, dice, about
 
 
 def write_cache(path: Path, count: int, seed: int) -> None:
