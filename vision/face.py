@@ -11,9 +11,10 @@ the face's middle (a layout fitted to some of the pips leaves one out). Where th
 fails, other framings of it are tried, then each colour axis, then round spots of a pip's
 size (a matched filter), then the learned pip finder's
 map (pip_net.py) in place of the colour distance, for faces of 2-6 (_reframed). Otherwise the
-reason, in the reroll reasons' words: a leaning die (`cocked`), glare hiding a pip place
-(`glare`), a blurred face (`blur`), pips that fit no face (`unreadable`). This reader knows
-nothing of the classifier: the two readings are independent, and judge.py asks them to agree.
+reason, in the reroll reasons' words: a leaning die (`cocked`), glare hiding a pip place or
+passing for a pip (`glare`), a blurred face (`blur`), pips that fit no face (`unreadable`).
+This reader knows nothing of the classifier: the two readings are independent, and judge.py
+asks them to agree.
 """
 
 from __future__ import annotations
@@ -22,7 +23,15 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.faces import SIX_LINES, FaceFit, fit_face, grid, hidden_faces, layout_of
+from vision.faces import (
+    SIX_LINES,
+    FaceFit,
+    fewer_faces,
+    fit_face,
+    grid,
+    hidden_faces,
+    layout_of,
+)
 from vision.layout import laid_out, lay_out, map_spots
 from vision.params import PARAMS, PipParams
 from vision.pip_net import PipMap, PipNet
@@ -78,6 +87,8 @@ def _fit_layout(spots: Spots, lines: float, p: PipParams) -> tuple[FaceFit | Non
         return _check_places(fit, spots, p)
     if spots.diameters.max() > p.pip_ratio * spots.diameters.min():
         return None, "pips of different sizes"
+    if spots.tones is not None and min(spots.tones) < -p.one_tone < p.one_tone < max(spots.tones):
+        return None, "pips both darker and lighter than the face"
     if not p.spacing[0] <= fit.spacing <= p.spacing[1]:
         return None, f"pip spacing {fit.spacing:.2f} of the face"
     if fit.error > p.max_fit_error:
@@ -156,6 +167,28 @@ def glare_hides_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pip
         and spots.saturated_at(place.real, place.imag, radius, p.saturated) > p.glared_place
     }
     return any(extra <= glared for extra in hidden_faces(fit.value, fit.lines))
+
+
+def glare_fakes_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pips) -> bool:
+    """Could glare on this face pass for a pip? A lamp's glint on a glossy die is a round spot
+    brighter than any paint, clipped in every channel: on the middle of a 2 it is the middle
+    pip of a 3. Yes where the pips read on clipped places (`glared_place`) are not all of the
+    face's pips (the pips of a face are of one paint: where every one is clipped, it is white
+    paint overexposed) and the others lay out a face of fewer pips (a 3 less its middle is a
+    2), or where the lone pip of a 1 is clipped. On the development photos no pip read right is
+    clipped (1424 faces fitted); with a glint on every 2 and 4 (benchmarks/eval_glints.py) 68
+    fitted faces hold one."""
+    if fit is None:
+        return False
+    a, nine = places(fit, spots, p)
+    radius = _place_radius(fit, a, p)
+    glared = {
+        g
+        for g, (place, has_pip) in zip(grid(fit.lines), nine, strict=True)
+        if has_pip
+        and spots.saturated_at(place.real, place.imag, radius, p.saturated) > p.glared_place
+    }
+    return bool(glared) and any(glared == less for less in fewer_faces(fit.value, fit.lines))
 
 
 def confidence(fit: FaceFit, p: PipParams = PARAMS.pips) -> float:
@@ -316,6 +349,8 @@ def read_pips(
     leans = face.aspect > cocked_face or (fit is not None and fit.stretch > cocked_stretch)
     if glare_hides_pip(fit, spots, p):
         return refuse(RerollReason.GLARE, "glare on the face may hide a pip")
+    if glare_fakes_pip(fit, spots, p):
+        return refuse(RerollReason.GLARE, f"a pip of the {fit.value} read may be a glint")
     if fit is None:
         if spots.contrast > p.min_contrast and _blurred(spots, face, p):
             return refuse(RerollReason.BLUR, f"blurred ({why})")

@@ -106,6 +106,10 @@ class PipParams:
     max_offset_one: float = 0.16  # ...for a lone pip, which has no layout to vouch for it
     pip_ratio: float = 1.8  # largest over smallest pip diameter (tuned; the pips of a die are
     # one size: blur and JPEG change them alike, a fleck or a chip is smaller)
+    one_tone: float = 20.0  # pips of one face are of one paint: none lighter than the face
+    # by this (Lab L, 0-255) where another is darker by it (a lamp's glint on a die with dark
+    # pips; on the development photos 5 layouts fitted spots of both tones, all clutter:
+    # carpet and the floor beside a die, alike at 15-30)
     one_face: float = 0.55  # a lone pip counts only on a face this large (die sides: a top
     # face found whole spans 0.65-0.8 of the box a die is found in, which takes in its sides)
     one_spacing: float = 0.28  # pip spacing assumed for a lone pip's place check (geometry)

@@ -44,6 +44,8 @@ class Spots:
     distance: np.ndarray
     face_px: int
     cut: int = 0
+    tones: np.ndarray | None = None  # (n,) float: each pip's Lightness less the face's (Lab
+    # L, 0-255): the pips of one face are of one paint, all darker or all lighter than it
 
     def sharpness(self, p: PipParams = PARAMS.pips) -> float:
         """Width of the steepest edge on the face, in face sides: large when blurred."""
@@ -255,7 +257,7 @@ def find_spots(
     pieces = _pieces(stats, centroids)
     if patch.apart:
         pieces = _peaks_apart(split, labels, pieces, p)
-    centres, diameters, cut = [], [], 0
+    centres, diameters, tones, cut = [], [], [], 0
     for i, (w, h, n), middle in pieces:
         diameter = max(w, h) / p.face_px
         if not p.pip_min <= diameter <= p.pip_max:
@@ -270,6 +272,7 @@ def find_spots(
             continue
         centres.append(centre)
         diameters.append(2 * np.sqrt(n / np.pi) / p.face_px)
+        tones.append(_tone(lab[..., 0] - colour[0], middle, 0.5 * diameters[-1] * p.face_px))
     grey = patch.grey
     return Spots(
         face=face,
@@ -282,7 +285,17 @@ def find_spots(
         distance=distance,
         face_px=p.face_px,
         cut=cut,
+        tones=np.array(tones, float),
     )
+
+
+def _tone(lightness: np.ndarray, middle: np.ndarray, radius: float) -> float:
+    """The mean of `lightness` (the face's L subtracted) over the middle half of a spot's
+    radius: its core, clear of the anti-aliased rim and of the shadow or halo around it."""
+    r = max(1, round(0.5 * radius))
+    x, y = round(float(middle[0])), round(float(middle[1]))
+    core = lightness[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1]
+    return float(core.mean()) if core.size else 0.0
 
 
 Piece = tuple[int, tuple[int, int, int], np.ndarray]  # component, (w, h, pixels), centre

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.faces import LAYOUTS, fit_face, hidden_faces
+from vision.faces import LAYOUTS, fewer_faces, fit_face, hidden_faces
 
 
 def placed(value: int, angle: float, spacing: float, centre=(50.0, 40.0)) -> np.ndarray:
@@ -82,3 +82,21 @@ def test_the_faces_glare_could_hide_hold_the_pips_read():
         for extra in hidden_faces(value):
             assert not extra & set(LAYOUTS[value])  # only places the face read leaves empty
             assert len(extra) + value in LAYOUTS
+
+
+def test_the_pips_a_glint_could_fake_leave_a_face_of_fewer():
+    """What glare may have faked (faces.fewer_faces): the places of the layout read that a face
+    of fewer pips lacks. A 3 less its middle is a 2, a 5 less its middle a 4 (or less three a
+    2), a 6 less its middle sides a 4; a 2 is no 1 less a pip, and a lone pip may be nothing."""
+
+    def unique(value):
+        return {frozenset(extra) for extra in fewer_faces(value)}
+
+    assert unique(1) == {frozenset({0j})}
+    corners = {frozenset({-1 - 1j, 1 + 1j}), frozenset({1 - 1j, -1 + 1j})}
+    assert unique(2) == set() and unique(4) == corners
+    assert unique(3) == {frozenset({0j}), frozenset({-1 - 1j, 1 + 1j})}
+    assert frozenset({0j}) in unique(5) and frozenset({1 + 0j, -1 + 0j}) in unique(6)
+    for value in range(2, 7):
+        for extra in fewer_faces(value):
+            assert extra <= set(LAYOUTS[value]) and value - len(extra) in LAYOUTS

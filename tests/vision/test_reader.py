@@ -384,6 +384,46 @@ def test_glare_refuses_only_where_it_could_hide_a_face(value, spots, hides):
             assert roll.ok and sorted(roll.values) == sorted([2, value, 6])
 
 
+def glint(frame: np.ndarray, centre: tuple[float, float], radius: float, light: float):
+    """A lamp's glint: a round spot of near-white light added to the die, softened a little."""
+    layer = np.zeros(frame.shape[:2], np.float32)
+    cv2.circle(layer, (round(centre[0] * 16), round(centre[1] * 16)), round(radius * 16), 1.0,
+               -1, cv2.LINE_AA, 4)  # fmt: skip
+    layer = cv2.GaussianBlur(layer, (0, 0), 0.03 * 48)
+    return np.clip(frame + light * layer[..., None], 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("value", [2, 4])
+def test_a_glint_on_the_middle_of_a_face_is_no_pip(value):
+    """A glint on the plain middle of a 2 or a 4 looks like the middle pip of a 3 or a 5.
+    On an ivory die with dark pips it is lighter than the face where the pips are darker
+    (pips of one paint: `pips.one_tone`); on a red die with white pips it is clipped white
+    where the pips are not (`face.glare_fakes_pip`). Either way the die is read right or
+    refused, never read as a 3 or a 5."""
+    for style in (synth.IVORY_ON_GREEN, synth.RED_ON_LIGHT):
+        dice = [
+            DrawnDie(6, (160, 170)),
+            DrawnDie(value, (352, 288), angle=20),
+            DrawnDie(5, (500, 140)),
+        ]
+        frame = glint(synth.scene(dice, style).astype(np.float32), (352, 288), 0.07 * 48, 255)
+        assert frame[288, 352].min() == 255  # clipped: a lamp, not paint
+        for roll in (kiosk_read(frame, style), read_roll(frame)):
+            assert not roll.ok or sorted(roll.values) == sorted([6, value, 5]), roll
+            glinted = [d.value for d in roll.dice if abs(d.center[0] - 352) < 10]
+            assert glinted in ([], [value]), roll.detail
+
+
+def test_white_pips_clipped_alike_are_read():
+    """Where every pip of a face is clipped white (white paint overexposed, not a glint), the
+    face is read: a glint is clipped where the pips of its face are not."""
+    style = synth.Style(body=(40, 40, 200), pip=(255, 255, 255), tray=(200, 205, 210))
+    dice = [DrawnDie(6, (160, 170)), DrawnDie(3, (352, 288), angle=20), DrawnDie(5, (500, 140))]
+    frame = synth.scene(dice, style)
+    for roll in (kiosk_read(frame, style), read_roll(frame)):
+        assert roll.ok and sorted(roll.values) == [3, 5, 6], roll.detail
+
+
 WARM_IVORY = synth.Style(body=(190, 228, 245), pip=(25, 25, 25), tray=(60, 110, 50))
 
 
