@@ -84,10 +84,26 @@ def levels(shape: tuple[int, ...], die: float | None) -> list[float]:
     return larger + [fine / LEVEL_STEP**k for k in range(LEVELS)]
 
 
+def shrink(frame: np.ndarray, scale: float) -> np.ndarray:
+    """The frame scaled by `scale` as the net was trained to see it: area-averaged where it
+    shrinks (each pixel the mean of the frame's under it), linear where it grows. Halved
+    first while the scale is under a half: the mean of each 2x2 square is the area average's
+    fast case, and the area average of their means is that of the pixels, to within the last
+    row or column of an odd side (1280x720 to 0.23: 2.3 -> 0.9 ms on one core, mean 0.8
+    grey levels apart)."""
+    while scale < 0.5 and min(frame.shape[:2]) >= 4:
+        h, w = frame.shape[:2]
+        frame = cv2.resize(
+            frame[: h - h % 2, : w - w % 2], (w // 2, h // 2), interpolation=cv2.INTER_AREA
+        )
+        scale *= 2
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    return cv2.resize(frame, None, fx=scale, fy=scale, interpolation=interpolation)
+
+
 def maps(frame: np.ndarray, scale: float) -> np.ndarray:
     """The net's maps (2, h/4, w/4) for the frame scaled by `scale`: heat logit, log die size."""
-    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    image = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=interpolation)
+    image = shrink(frame, scale)
     h, w = image.shape[:2]
     ph, pw = -h % ALIGN + max(0, 4 * ALIGN - h), -w % ALIGN + max(0, 4 * ALIGN - w)
     fill = tuple(float(c) for c in np.median(image[::4, ::4].reshape(-1, 3), axis=0))
