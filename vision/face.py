@@ -134,8 +134,8 @@ def _check_places(fit: FaceFit, spots: Spots, p: PipParams) -> tuple[FaceFit | N
     a, nine = places(fit, spots, p)
     radius = _place_radius(fit, a, p)
     on, off = [], []
-    for place, has_pip in nine:
-        value = spots.contrast_at(place.real, place.imag, radius)
+    contrasts = spots.contrast_at_each([place for place, _ in nine], radius)
+    for (_, has_pip), value in zip(nine, contrasts, strict=True):
         (on if has_pip else off).append(value)
     if max(off) > p.grid_off * min(on) or max(off) > spots.contrast:
         return None, f"a pip where a {fit.value} has none"

@@ -134,12 +134,16 @@ def missed_dice(
         return []
     face = float(np.median([v.die.size for v in read]))
     side = float(np.median([v.candidate.size for v in read]))
+    faces = [v.pips.face for v in read if v.pips is not None and v.pips.face is not None]
     boxes = []
     for strays, sure in (
         (stray_pips(frame, verdicts, p), p.strays.face),
         (learned_strays(frame, verdicts, p), p.strays.learned_face),
     ):
         centres = _grouped(strays, p.strays.group * face)[: p.strays.most]
+        # a die's middle never lies on another's top face (two dice cannot share a place):
+        # a group there is the read die's own rim or side seen again, not a die missed
+        centres = [(x, y) for x, y in centres if not any(_on_face(f, x, y, 0.0) for f in faces)]
         boxes += [(x, y, side, sure) for x, y in centres]
     return boxes
 
