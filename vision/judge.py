@@ -96,11 +96,12 @@ def _leans(
     """Why a die on the kiosk's tray may lean, or None where nothing seen shows a lean.
 
     At the wall, where a die may lean, pips laid out in two directions (4, 5, 6) show a tilt
-    themselves: a die leaning 20 degrees or more lays them out 1.095 long or more, flat dice
-    1.00-1.02 (the simulated tray, five colourings), and pips are measured at their centres
-    whatever the face's colour, so such a die is judged there by its layout alone, from the
-    first throw. A 1, 2 or 3 cannot show it: at the wall it is read only where the tray's flat
-    faces measure closely enough (`JudgeParams.wall_reads`) and its face is not foreshortened.
+    themselves: a die leaning 20 degrees or more lays them out 1.064 long or more, flat dice
+    1.00-1.02 (the simulated tray, five colourings; `JudgeParams.wall_layout`), and pips are
+    measured at their centres whatever the face's colour, so such a die is judged there by
+    its layout alone, from the first throw. A 1, 2 or 3 cannot show it: at the wall it is
+    read only where the tray's flat faces measure closely enough (`JudgeParams.wall_reads`)
+    and its face is not foreshortened.
     Every face, these too, is held to the size of the tray's flat faces (face_size, once
     learnt: a window widened to what this camera measures, so a camera that looks at the tray
     a little askew, which stretches every layout, keeps the dice away from the wall read): a
@@ -108,7 +109,7 @@ def _leans(
     but smaller than a flat top.
     """
     laid_out = candidate.at_wall and pips.value is not None and pips.value >= 4
-    if laid_out and pips.stretch > p.judge.wall_face:
+    if laid_out and pips.stretch > p.judge.wall_layout:
         return f"pips laid out {pips.stretch:.2f} long: a leaning {pips.value}"
     if face_size and pips.face is not None and pips.value is not None:
         ratio = pips.face.side / face_size

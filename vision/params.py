@@ -38,9 +38,10 @@ class CandidateParams:
     tray_area: tuple[float, float] = (0.35, 1.9)  # blob area in die areas taken as one die
     # (geometry: a die's body with its side in view is at most ~1.7 faces)
     wall_touch: float = 0.12  # a die whose outline comes this close to the tray's wall (die
-    # sides) touches it, and may lean on it (then judged by JudgeParams.wall_face). Three pixels
-    # of the tray difference's working copy (WORK_DIE px a die: 0.04 die sides a pixel, and its
-    # opening shaves one off an outline); at two, black dice leaning on the wall were read
+    # sides) touches it, and may lean on it (then judged by JudgeParams.wall_face, wall_layout).
+    # Three pixels of the tray difference's working copy (WORK_DIE px a die: 0.04 die sides
+    # a pixel, and its opening shaves one off an outline); at two, black dice leaning on the
+    # wall were read
     edge_margin: float = 0.05  # a box within this (die sides) of the frame edge is cut (camera)
     floor_reach: float = 0.5  # on a calibrated tray, what differs from the empty tray counts
     # only this near the floor (die sides): a die whose middle lies further out is beside the
@@ -166,12 +167,15 @@ class JudgeParams:
     # face found running large where two dice of one colour touch)
     boxes_apart: float = 0.7  # ...and, for a die not read (its face side guessed from the
     # finder's box), at least this (geometry, with the box's error)
-    wall_face: float = 1.07  # a die touching the wall leans if its top face or pip layout is
-    # foreshortened more than this; a 4, 5 or 6 if its pip layout is, judged by it alone
-    # (geometry: leaning on a wall tilts a die 20 degrees or more, 1.06 and up; on the
-    # simulated tray, five colourings, 4-6 leaning on the wall lay out 1.095 long and more,
-    # flat ones 1.00-1.02 in 99% (1537 dice, two black ones 1.05 and 1.16); flat ivory faces
-    # measure 1.01-1.05)
+    wall_face: float = 1.07  # a 1, 2 or 3 touching the wall leans if its top face is
+    # foreshortened more than this (flat ivory faces measure 1.01-1.05; a face found by its
+    # colour is less exact than pips: a die leaning less is left to the top-face window)
+    wall_layout: float = 1.05  # a 4, 5 or 6 touching the wall leans if its pip layout is
+    # longer one way than the other by more than this, judged by it alone (geometry: leaning
+    # on a wall tilts a die 20 degrees or more, 1/cos 20 = 1.064 and up; on the simulated
+    # tray, five colourings, flat ones lay out 1.00-1.02 in 99% (1537 dice, two black ones
+    # 1.05 and 1.16). At 1.07 a black 6 leaning about 20 degrees measured 1.065-1.08 and was
+    # announced where the finder's framing moved it by a hundredth)
     wall_reads: bool = True  # dice touching the wall showing 1-3 are read at all (TrayReader:
     # not until its flat faces are measured, and only where they measure within `wall_window`)
     wall_window: tuple[float, float] = (0.95, 1.15)  # a learnt top-face window within this
