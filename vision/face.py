@@ -172,23 +172,25 @@ def glare_hides_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pip
 def glare_fakes_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pips) -> bool:
     """Could glare on this face pass for a pip? A lamp's glint on a glossy die is a round spot
     brighter than any paint, clipped in every channel: on the middle of a 2 it is the middle
-    pip of a 3. Yes where the pips read on clipped places (`glared_place`) are not all of the
-    face's pips (the pips of a face are of one paint: where every one is clipped, it is white
-    paint overexposed) and the others lay out a face of fewer pips (a 3 less its middle is a
-    2), or where the lone pip of a 1 is clipped. On the development photos no pip read right is
-    clipped (1424 faces fitted); with a glint on every 2 and 4 (benchmarks/eval_glints.py) 68
-    fitted faces hold one."""
+    pip of a 3. Yes where pips read on clipped places (`glared_place`) sit beside pips with no
+    clipped pixel at all, which lay out a face of fewer pips (a 3 less its middle is a 2): the
+    pips of a face are of one paint, and white paint overexposed clips in some measure on
+    every pip. A 1 has no other pip to compare its own with, and is read. On the development
+    photos no pip read right is clipped (1424 faces fitted); with a glint on every 2 and 4
+    (benchmarks/eval_glints.py) 37 fitted faces of 2-6 pips hold one."""
     if fit is None or not (spots.least >= p.saturated).any():
         return False  # nothing clipped (the common case: most faces, at no cost)
     a, nine = places(fit, spots, p)
     radius = _place_radius(fit, a, p)
-    glared = {
-        g
+    shares = {
+        g: spots.saturated_at(place.real, place.imag, radius, p.saturated)
         for g, (place, has_pip) in zip(grid(fit.lines), nine, strict=True)
         if has_pip
-        and spots.saturated_at(place.real, place.imag, radius, p.saturated) > p.glared_place
     }
-    return bool(glared) and any(glared == less for less in fewer_faces(fit.value, fit.lines))
+    glared = {g for g, share in shares.items() if share > p.glared_place}
+    if not glared or any(shares[g] > 0 for g in shares.keys() - glared):
+        return False  # none clipped, or the others clipped too: white paint overexposed
+    return any(glared == less for less in fewer_faces(fit.value, fit.lines))
 
 
 def confidence(fit: FaceFit, p: PipParams = PARAMS.pips) -> float:

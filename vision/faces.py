@@ -59,9 +59,9 @@ def hidden_faces(value: int, lines: float = 1.0) -> list[set[complex]]:
 def fewer_faces(value: int, lines: float = 1.0) -> list[set[complex]]:
     """The places (pip steps) of `value`'s layout that a face of fewer pips lacks, for every
     such face whose layout lies within value's in either quarter turn (a 3 less its middle is
-    a 2, a 5 less its middle a 4), and all of them for a 1: a lone spot may be no pip at all."""
+    a 2, a 5 less its middle a 4)."""
     own = set(layout_of(value, lines))
-    out = [own] if value == 1 else []
+    out = []
     for fewer in range(1, value):
         for turn in (1, 1j):
             layout = {turn * z for z in layout_of(fewer)}

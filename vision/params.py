@@ -127,7 +127,9 @@ class PipParams:
     # (geometry: the smallest pip, 0.12 face sides across, covers 1.1% of its face; a pixel is
     # clipped when every channel is at `saturated`: where one is not, it still shows what lies
     # under it, and a dark pip there is darker in it, pips.Spots.saturated_at)
-    glared_place: float = 0.1  # ...and does where it covers this much of an empty place
+    glared_place: float = 0.1  # ...and does where it covers this much of an empty place; a
+    # pip read on a place clipped so much, beside pips with no clipped pixel, may be a glint
+    # (face.glare_fakes_pip)
     blurred: float = 0.052  # edge width (face sides) above which an unread face is blurred...
     blurred_px: float = 3.0  # ...if also this wide in frame pixels (camera: a die's rounded,
     # shaded edge spans a few pixels whatever its size, so on a 27 px face 0.052 face sides is

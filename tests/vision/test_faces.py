@@ -86,13 +86,14 @@ def test_the_faces_glare_could_hide_hold_the_pips_read():
 
 def test_the_pips_a_glint_could_fake_leave_a_face_of_fewer():
     """What glare may have faked (faces.fewer_faces): the places of the layout read that a face
-    of fewer pips lacks. A 3 less its middle is a 2, a 5 less its middle a 4 (or less three a
-    2), a 6 less its middle sides a 4; a 2 is no 1 less a pip, and a lone pip may be nothing."""
+    of fewer pips lacks. A 3 less its middle is a 2 (less its corners a 1), a 5 less its
+    middle a 4, a 4 less two opposite corners a 2, a 6 less its middle sides a 4; a 2 holds no
+    face of fewer pips (its pips lie on a diagonal, a 1's in the middle), nor does a 1."""
 
     def unique(value):
         return {frozenset(extra) for extra in fewer_faces(value)}
 
-    assert unique(1) == {frozenset({0j})}
+    assert unique(1) == set()
     corners = {frozenset({-1 - 1j, 1 + 1j}), frozenset({1 - 1j, -1 + 1j})}
     assert unique(2) == set() and unique(4) == corners
     assert unique(3) == {frozenset({0j}), frozenset({-1 - 1j, 1 + 1j})}
