@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.colour import percentile_u8
+from vision.colour import most_channel, percentile_u8
 from vision.params import PARAMS, FrameParams
 
 DECODE_PIXELS = 4_200_000  # a photo larger than this is decoded reduced (a 2592x1944 fits)
@@ -76,7 +76,7 @@ def frame_problem(frame: object, p: FrameParams = PARAMS.frame) -> str | None:
         return f"shape {frame.shape}, expected (height, width, 3) BGR"
     if min(frame.shape[:2]) < p.min_side:
         return f"frame too small ({frame.shape[1]}x{frame.shape[0]})"
-    grey = frame[::8, ::8].max(axis=2)
+    grey = most_channel(frame[::8, ::8])
     low, high = percentile_u8(grey, 2), percentile_u8(grey, 98)
     if high < p.black:
         return "frame is black"
