@@ -272,6 +272,7 @@ def find_spots(
     if patch.apart:
         pieces = _peaks_apart(split, labels, pieces, p)
     centres, diameters, tones, cut = [], [], [], 0
+    lightness = lab[..., 0] - colour[0]
     for i, (w, h, n), middle in pieces:
         diameter = max(w, h) / p.face_px
         if not p.pip_min <= diameter <= p.pip_max:
@@ -286,7 +287,7 @@ def find_spots(
             continue
         centres.append(centre)
         diameters.append(2 * np.sqrt(n / np.pi) / p.face_px)
-        tones.append(_tone(lab[..., 0] - colour[0], middle, 0.5 * diameters[-1] * p.face_px))
+        tones.append(_tone(lightness, middle, 0.5 * diameters[-1] * p.face_px))
     grey = patch.grey
     return Spots(
         face=face,
