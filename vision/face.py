@@ -158,14 +158,8 @@ def glare_hides_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pip
         return False
     if fit is None:
         return True
-    a, nine = places(fit, spots, p)
-    radius = _place_radius(fit, a, p)
-    glared = {
-        g
-        for g, (place, has_pip) in zip(grid(fit.lines), nine, strict=True)
-        if not has_pip
-        and spots.saturated_at(place.real, place.imag, radius, p.saturated) > p.glared_place
-    }
+    empty = _clipped(fit, spots, p, pips=False)
+    glared = {g for g, share in empty.items() if share > p.glared_place}
     return any(extra <= glared for extra in hidden_faces(fit.value, fit.lines))
 
 
@@ -180,17 +174,23 @@ def glare_fakes_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pip
     (benchmarks/eval_glints.py) 37 fitted faces of 2-6 pips hold one."""
     if fit is None or not (spots.least >= p.saturated).any():
         return False  # nothing clipped (the common case: most faces, at no cost)
-    a, nine = places(fit, spots, p)
-    radius = _place_radius(fit, a, p)
-    shares = {
-        g: spots.saturated_at(place.real, place.imag, radius, p.saturated)
-        for g, (place, has_pip) in zip(grid(fit.lines), nine, strict=True)
-        if has_pip
-    }
+    shares = _clipped(fit, spots, p, pips=True)
     glared = {g for g, share in shares.items() if share > p.glared_place}
     if not glared or any(shares[g] > 0 for g in shares.keys() - glared):
         return False  # none clipped, or the others clipped too: white paint overexposed
     return any(glared == less for less in fewer_faces(fit.value, fit.lines))
+
+
+def _clipped(fit: FaceFit, spots: Spots, p: PipParams, pips: bool) -> dict[complex, float]:
+    """The share of clipped pixels on each of the fitted face's places (grid place, pip
+    steps) that holds a pip (`pips`) or is plain (not `pips`)."""
+    a, nine = places(fit, spots, p)
+    radius = _place_radius(fit, a, p)
+    return {
+        g: spots.saturated_at(place.real, place.imag, radius, p.saturated)
+        for g, (place, has_pip) in zip(grid(fit.lines), nine, strict=True)
+        if has_pip == pips
+    }
 
 
 def confidence(fit: FaceFit, p: PipParams = PARAMS.pips) -> float:

@@ -268,9 +268,9 @@ class TrayReader:
         self._sizes.extend(sizes)
         self._learnt_size()
         if self._first is not None:
-            lit = self.calibration.empty
-            if lit is not None and lit.shape == frame.shape:
-                even = evenly_lit(frame, lit, [(*die.center, die.size) for die in roll.dice])
+            empty = self.calibration.empty
+            if empty is not None and empty.shape == frame.shape:
+                even = evenly_lit(frame, empty, [(*die.center, die.size) for die in roll.dice])
                 sizes = [size for size, ok in zip(sizes, even, strict=True) if ok]
             self._first.extend(sizes)
             if len(self._first) >= LEARN_DICE:
