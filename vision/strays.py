@@ -140,10 +140,12 @@ def missed_dice(
         (stray_pips(frame, verdicts, p), p.strays.face),
         (learned_strays(frame, verdicts, p), p.strays.learned_face),
     ):
-        centres = _grouped(strays, p.strays.group * face)[: p.strays.most]
         # a die's middle never lies on another's top face (two dice cannot share a place):
-        # a group there is the read die's own rim or side seen again, not a die missed
-        centres = [(x, y) for x, y in centres if not any(_on_face(f, x, y, 0.0) for f in faces)]
+        # a group there is the read die's own rim or side seen again, not a die missed, and
+        # takes none of the `most` looks
+        groups = _grouped(strays, p.strays.group * face)
+        off = [(x, y) for x, y in groups if not any(_on_face(f, x, y, 0.0) for f in faces)]
+        centres = off[: p.strays.most]
         boxes += [(x, y, side, sure) for x, y in centres]
     return boxes
 
