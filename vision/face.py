@@ -38,7 +38,7 @@ from vision.pip_net import PipMap, PipNet
 from vision.pips import FacePatch, Spots, blob_patch, face_patch_of, find_spots, learned_patch
 from vision.reading import RerollReason
 from vision.top_face import Face, find_face
-from vision.types import Candidate, PipReading
+from vision.types import Candidate, Leaning, PipReading
 
 Search = tuple[str, int]  # how spots are split from a face patch: ("colour", axis) an Otsu
 # split of the colour distance (axis -1) or of one colour axis (0..5, pips.find_spots);
@@ -322,14 +322,14 @@ def read_pips(
     frame: np.ndarray,
     candidate: Candidate,
     p: PipParams = PARAMS.pips,
-    leaning: tuple[float, float] | None = None,
+    leaning: Leaning | None = None,
 ) -> PipReading:
     """The geometric reading of the die at `candidate`.
 
-    leaning: (face aspect, layout stretch) above which the die leans; the kiosk's defaults are
-    `p.cocked_face, p.cocked_stretch` (single photos pass their own, photo.py).
+    leaning: where the die leans; the kiosk's are `p.cocked_face, p.cocked_stretch` (single
+    photos pass their own, photo.leaning_limits).
     """
-    cocked_face, cocked_stretch = leaning or (p.cocked_face, p.cocked_stretch)
+    lean = leaning or Leaning(p.cocked_face, p.cocked_stretch)
     outline = candidate.outline
     if outline is None:
         outline = box_outline(candidate.centre, p.outline * candidate.size)
@@ -348,7 +348,10 @@ def read_pips(
     if fit is None:  # glare is judged on the reading the searches end with
         face, spots, fit = _reframed(frame, candidate, face, spots, p)
         n = len(spots.centres)
-    leans = face.aspect > cocked_face or (fit is not None and fit.stretch > cocked_stretch)
+    square = fit is not None and fit.value >= 4 and fit.stretch < lean.square
+    leans = (face.aspect > lean.face and not square) or (
+        fit is not None and fit.stretch > lean.stretch
+    )
     if glare_hides_pip(fit, spots, p):
         return refuse(RerollReason.GLARE, "glare on the face may hide a pip")
     if glare_fakes_pip(fit, spots, p):

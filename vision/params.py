@@ -202,6 +202,10 @@ class PhotoParams:
 
     cocked_face: float = 1.6  # a hand-held camera at a slant foreshortens flat dice this much
     cocked_stretch: float = 1.8
+    square_layout: float = 1.05  # a 4, 5 or 6 laid out within this is flat however long its
+    # face (types.Leaning): the face took in a side of the die's own colour, which perspective
+    # shows beside a die off the picture's middle (geometry: a die leaning 20 degrees or more
+    # lays its pips out 1.064 long or more; JudgeParams.wall_layout)
     edge_to_edge: float = 1.2  # two foreshortened faces closer than this (face sides) lie edge
     # to edge: maybe the top and the side of one leaning die (geometry)
     sure_die: float = 0.5  # a mark the finder is less sure of, with no face to the classifier,

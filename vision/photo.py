@@ -20,7 +20,7 @@ from vision.calibration import Calibration
 from vision.layout import box_spots
 from vision.params import PARAMS, Params
 from vision.reading import RerollReason
-from vision.types import DieVerdict
+from vision.types import DieVerdict, Leaning
 
 
 def is_photo(calibration: Calibration | None) -> bool:
@@ -28,11 +28,12 @@ def is_photo(calibration: Calibration | None) -> bool:
     return calibration is None or not calibration.of_tray
 
 
-def leaning_limits(calibration: Calibration | None, p: Params = PARAMS) -> tuple[float, float]:
-    """(face aspect, layout stretch) above which a die is taken to lean."""
+def leaning_limits(calibration: Calibration | None, p: Params = PARAMS) -> Leaning:
+    """The face aspect and layout stretch above which a die is taken to lean, and the layout
+    square enough that a long face does not count (single photos only: see `Leaning`)."""
     if is_photo(calibration):
-        return p.photo.cocked_face, p.photo.cocked_stretch
-    return p.pips.cocked_face, p.pips.cocked_stretch
+        return Leaning(p.photo.cocked_face, p.photo.cocked_stretch, p.photo.square_layout)
+    return Leaning(p.pips.cocked_face, p.pips.cocked_stretch)
 
 
 def one_die_twice(verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVerdict]:
@@ -89,7 +90,7 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
             no_face
             and r.value is None
             and r.spots == 0
-            and r.reason is RerollReason.UNREADABLE
+            and r.reason in (RerollReason.UNREADABLE, RerollReason.COCKED)
             and len(box_spots(frame, v.candidate, p.pips)[0]) == 0
         ):
             why = "no pips, no face: not a die"

@@ -7,6 +7,7 @@ DieVerdict per candidate and the Roll. All positions and sizes are in pixels of 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from vision.reading import Die, RerollReason
 from vision.top_face import Face
@@ -27,6 +28,17 @@ class Candidate:
     outline: object = None
     cut: bool = False
     at_wall: bool = False
+
+
+class Leaning(NamedTuple):
+    """Where the geometric reading takes a die to lean: a top face found longer than `face`
+    times its width, or a pip layout squashed more than `stretch`. A 4, 5 or 6 laid out within
+    `square` is judged by its layout alone (1.0: never): its long face took in a side of its
+    own colour, which a hand-held camera's perspective shows beside a flat die."""
+
+    face: float
+    stretch: float
+    square: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)

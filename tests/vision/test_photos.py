@@ -11,6 +11,7 @@ from pathlib import Path
 import cv2
 import pytest
 
+from vision.params import PARAMS
 from vision.reader import inspect, read_roll
 from vision.strays import missed_dice
 
@@ -230,3 +231,14 @@ def test_carpet_tufts_a_fraction_of_the_dice_size_are_left_out(name):
     dice four times as far from the camera: left out (photo.pipless), and the 6 is read."""
     verdicts = read_right("damiantab-phone", "dev", name)
     assert any(v.detail == "far too small for a die" for v in verdicts)
+
+
+def test_a_phone_photos_die_with_its_side_in_view_is_read():
+    """damiantab phone photo (development part): an ivory 4 off the middle whose side, lit like
+    its top, runs into the face found (a face 1.67 long); its pips lie square (types.Leaning),
+    and it is read."""
+    frame = cv2.imread(str(DATA / "damiantab-phone" / "images" / "dev" / "dice25.jpg"))
+    _, verdicts = inspect(frame, expect=None)
+    (four,) = [v for v in verdicts if abs(complex(*v.candidate.centre) - complex(451, 457)) < 20]
+    assert four.pips.face.aspect > PARAMS.photo.cocked_face
+    assert four.die is not None and four.die.value == 4

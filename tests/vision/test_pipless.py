@@ -16,8 +16,10 @@ from vision.reading import Die, RerollReason
 from vision.types import Candidate, DieVerdict, FaceGuess, PipReading
 
 
-def _refused(centre, guess: FaceGuess, spots: int = 0) -> DieVerdict:
-    pips = PipReading(None, 0.0, None, RerollReason.UNREADABLE, "no pips", spots)
+def _refused(
+    centre, guess: FaceGuess, spots: int = 0, why: RerollReason = RerollReason.UNREADABLE
+) -> DieVerdict:
+    pips = PipReading(None, 0.0, None, why, "no pips", spots)
     return DieVerdict(Candidate(centre, 50.0, 0.9), pips, guess, None, RerollReason.COCKED, "")
 
 
@@ -33,6 +35,15 @@ def _plain_block() -> np.ndarray:
 
 def test_a_pipless_block_with_no_face_is_left_out():
     (verdict,) = pipless(_plain_block(), [_refused((160.0, 120.0), NO_FACE)], PARAMS)
+    assert not verdict.counts and verdict.reason is None
+
+
+def test_a_pipless_block_whose_long_face_looks_leaning_is_left_out():
+    """A block found longer than a face (a boot's toe) is refused as leaning by the pip
+    reading; with no face to the classifier and no pip anywhere in its box it is no die: a
+    leaning die shows pips on its top and on its side."""
+    refused = _refused((160.0, 120.0), NO_FACE, why=RerollReason.COCKED)
+    (verdict,) = pipless(_plain_block(), [refused], PARAMS)
     assert not verdict.counts and verdict.reason is None
 
 
