@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.classify import Looks
 from vision.face import box_outline
 from vision.params import PARAMS, CandidateParams
 from vision.tray_difference import reference_side, tray_blobs
@@ -25,12 +26,17 @@ from vision.types import Candidate
 
 
 def from_finder(
-    frame: np.ndarray, die: float | None, p: CandidateParams = PARAMS.candidates
+    frame: np.ndarray,
+    die: float | None,
+    p: CandidateParams = PARAMS.candidates,
+    looks: Looks | None = None,
 ) -> list[Candidate]:
-    """The die finder's marks (die: the expected die side in px, or None for any scale)."""
+    """The die finder's marks (die: the expected die side in px, or None for any scale);
+    looks: the classifier's answers on this frame, which the finder's merge asks too."""
     from vision import dice_net
 
-    found = dice_net.find_dice(frame, die)
+    is_face = None if looks is None else (lambda _, boxes: dice_net.sure_faces(looks(boxes)))
+    found = dice_net.find_dice(frame, die, is_face)
     return [
         Candidate((float(c.centre[0]), float(c.centre[1])), float(c.size), float(c.p_die))
         for c in found
@@ -69,11 +75,13 @@ def find_candidates(
     frame: np.ndarray,
     calibration: Calibration | None = None,
     p: CandidateParams = PARAMS.candidates,
+    looks: Looks | None = None,
 ) -> tuple[list[Candidate], list[np.ndarray]]:
-    """Every place a die may lie, and what lies on a calibrated tray unexplained by them."""
+    """Every place a die may lie, and what lies on a calibrated tray unexplained by them
+    (looks: the classifier's answers on this frame, shared with the judge's)."""
     face = calibration.die_size if calibration is not None else None
     die = face * p.body_of_face if face else None
-    found = from_finder(frame, die, p)
+    found = from_finder(frame, die, p, looks)
     tray = calibration.tray if calibration is not None else None
     unexplained: list[np.ndarray] = []
     empty = calibration.empty if calibration is not None else None

@@ -53,3 +53,25 @@ def _guess(p: np.ndarray) -> FaceGuess:
     best = int(np.argmax(p))
     p_face = float(1.0 - p[0])
     return FaceGuess(None if best == 0 else best, float(p[best]), p_face)
+
+
+Box = tuple[float, float, float]
+
+
+class Looks:
+    """The classifier's answers on one frame, each box looked at once. The die finder asks
+    about the large marks with small ones on them and the small ones (dice_net._merge), the
+    judge about every candidate kept: in a photo many are the same boxes, and a look costs a
+    pass of every network over the crop."""
+
+    def __init__(self, frame: np.ndarray, one_look: float | None = None) -> None:
+        self.frame = frame
+        self.one_look = one_look
+        self._seen: dict[Box, FaceGuess] = {}
+
+    def __call__(self, boxes: Sequence[Box]) -> list[FaceGuess]:
+        """guess_faces() of each box, those not yet looked at in one batch."""
+        keys = [(float(x), float(y), float(s)) for x, y, s in boxes]
+        new = [b for b in dict.fromkeys(keys) if b not in self._seen]
+        self._seen.update(zip(new, guess_faces(self.frame, new, self.one_look), strict=True))
+        return [self._seen[b] for b in keys]

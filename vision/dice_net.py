@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.image import halve
+from vision.types import FaceGuess
 
 MODEL = Path(__file__).resolve().parent / "models" / "dice_net.onnx"
 STRIDE = 4  # frame pixels per cell of the net's maps
@@ -142,14 +143,20 @@ def find_dice(
 def _classifier_face(
     frame: np.ndarray, boxes: list[tuple[float, float, float]]
 ) -> list[tuple[float, int | None]]:
-    """The classifier's probability of a face in each box, and the value it is sure of (None
-    when it is not): a pip seen close, in a noisy photo, is a face of some value to it, but
-    of no value surely."""
+    """sure_faces() of the classifier's answers on these boxes."""
     from vision.classify import guess_faces
     from vision.params import PARAMS
 
+    return sure_faces(guess_faces(frame, boxes, PARAMS.classify.one_look))
+
+
+def sure_faces(guesses: list[FaceGuess]) -> list[tuple[float, int | None]]:
+    """The classifier's probability of a face in each box, and the value it is sure of (None
+    when it is not): a pip seen close, in a noisy photo, is a face of some value to it, but
+    of no value surely."""
+    from vision.params import PARAMS
+
     sure = PARAMS.classify.sure
-    guesses = guess_faces(frame, boxes, PARAMS.classify.one_look)
     return [(g.p_face, g.value if g.p >= sure else None) for g in guesses]
 
 

@@ -20,7 +20,7 @@ from vision.calibration import Calibration
 from vision.layout import box_spots
 from vision.params import PARAMS, Params
 from vision.reading import RerollReason
-from vision.types import DieVerdict, Leaning
+from vision.types import Candidate, DieVerdict, FaceGuess, Leaning, PipReading
 
 
 def is_photo(calibration: Calibration | None) -> bool:
@@ -56,6 +56,18 @@ def one_die_twice(verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVer
     return [v.refused(RerollReason.COCKED, why) if id(v) in doubtful else v for v in verdicts]
 
 
+UNSOUGHT = PipReading(None, 0.0, None, RerollReason.UNREADABLE, "pips not sought: clutter")
+
+
+def clutter(candidate: Candidate, guess: FaceGuess, p: Params = PARAMS) -> bool:
+    """A mark the finder is unsure of (under `photo.sure_die`) on which the classifier surely
+    sees no face: clutter whatever spots the pip reading might fit (pipless), so its pips are
+    not sought. Most marks in a cluttered photo are such (carpet tufts, a shoe's eyelets), and
+    the pip reading's searches on each cost more than the rest of the read."""
+    no_face = guess.value is None and guess.p >= p.classify.none
+    return no_face and candidate.p_die < p.photo.sure_die
+
+
 def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVerdict]:
     """Candidates refused that only the pip reading takes for a die are left out as clutter:
     the classifier surely sees no face there, and either the finder is unsure of them too (a
@@ -84,7 +96,7 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
         why = ""
         if refused and v.candidate.size < p.photo.tiny * smallest:
             why = "far too small for a die"
-        elif no_face and v.candidate.p_die < p.photo.sure_die:
+        elif refused and g is not None and clutter(v.candidate, g, p):
             why = "only spots, no face: not a die"
         elif (
             no_face

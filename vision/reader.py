@@ -26,7 +26,7 @@ import numpy as np
 from vision import photo
 from vision.calibration import Calibration
 from vision.candidates import find_candidates
-from vision.classify import ClassifierMissing, guess_faces
+from vision.classify import ClassifierMissing, Looks
 from vision.face import read_pips
 from vision.image import frame_problem
 from vision.judge import judge_dice, judge_roll
@@ -55,14 +55,24 @@ def inspect(
     if problem is not None:
         return Roll((), RerollReason.BAD_FRAME, problem), []
     try:
-        candidates, unexplained = find_candidates(frame, calibration, params.candidates)
+        looks = Looks(frame, params.classify.one_look)
+        candidates, unexplained = find_candidates(frame, calibration, params.candidates, looks)
         leaning = photo.leaning_limits(calibration, params)
-        pips = [read_pips(frame, c, params.pips, leaning) for c in candidates]
-        boxes = [
-            (*(c.centre if c.p_die > 0 or r.face is None else r.face.centre), c.size)
-            for c, r in zip(candidates, pips, strict=True)
-        ]
-        guesses = guess_faces(frame, boxes, params.classify.one_look)
+        if photo.is_photo(calibration):  # every candidate is the finder's: boxed where marked
+            guesses = looks([(*c.centre, c.size) for c in candidates])
+            pips = [
+                photo.UNSOUGHT
+                if photo.clutter(c, g, params)
+                else read_pips(frame, c, params.pips, leaning)
+                for c, g in zip(candidates, guesses, strict=True)
+            ]
+        else:
+            pips = [read_pips(frame, c, params.pips, leaning) for c in candidates]
+            boxes = [  # a mark of the tray difference alone is boxed on the face found
+                (*(c.centre if c.p_die > 0 or r.face is None else r.face.centre), c.size)
+                for c, r in zip(candidates, pips, strict=True)
+            ]
+            guesses = looks(boxes)
     except (ClassifierMissing, FileNotFoundError) as error:
         _unavailable(str(error))
         return Roll((), RerollReason.UNREADABLE, f"the reader's models are missing: {error}"), []
@@ -72,7 +82,7 @@ def inspect(
     verdicts = judge_dice(candidates, pips, guesses, params, None if single_photo else face_size)
     if single_photo:
         verdicts = photo.one_die_twice(photo.pipless(frame, verdicts, params), params)
-        missed = _missed_die(frame, verdicts, params)
+        missed = _missed_die(frame, verdicts, params, looks)
         if missed is not None:
             roll = judge_roll(verdicts, [], expect, params)
             why = f"pips of a die not found at ({missed[0]:.0f}, {missed[1]:.0f})"
@@ -81,13 +91,12 @@ def inspect(
 
 
 def _missed_die(
-    frame: np.ndarray, verdicts: list[DieVerdict], params: Params
+    frame: np.ndarray, verdicts: list[DieVerdict], params: Params, looks: Looks
 ) -> tuple[float, float] | None:
     """Where stray pips (strays.py) show what the face classifier takes for a die face, in a
     single photo: a die the finder missed. None when there is none."""
     found = missed_dice(frame, verdicts, params)
-    boxes = [(x, y, side) for x, y, side, _ in found]
-    guesses = guess_faces(frame, boxes, params.classify.one_look)
+    guesses = looks([(x, y, side) for x, y, side, _ in found])
     for (x, y, _, sure), guess in zip(found, guesses, strict=True):
         if guess.p_face >= sure:
             return x, y

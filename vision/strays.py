@@ -22,6 +22,7 @@ pixels; `missed_dice(...) -> list[(x, y, side, p_face needed)]`; pure but for th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import cv2
@@ -151,13 +152,32 @@ def missed_dice(
 
 
 def _grouped(strays: list[tuple[float, float]], reach: float) -> list[tuple[float, float]]:
-    """The centres of the groups of points closer than `reach`, the largest first."""
-    groups: list[list[tuple[float, float]]] = []
-    for point in strays:
-        near = [
-            g for g in groups if any(np.hypot(point[0] - x, point[1] - y) < reach for x, y in g)
-        ]
-        merged = [point] + [q for g in near for q in g]
-        groups = [g for g in groups if all(g is not n for n in near)] + [merged]
-    groups.sort(key=len, reverse=True)  # the likeliest faces first: most pips
-    return [(float(np.mean(g, axis=0)[0]), float(np.mean(g, axis=0)[1])) for g in groups]
+    """The centres of the groups of points closer than `reach` (chains of them: the connected
+    parts of the nearness graph), the largest first, of equal size the one whose last point
+    comes first. Points are binned into cells `reach` wide, so each is compared with those of its
+    own and the eight cells around it only: the cost grows with the points, not their square."""
+    if not strays or reach <= 0:
+        return [(float(x), float(y)) for x, y in strays]
+    parent = list(range(len(strays)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    cells: dict[tuple[int, int], list[int]] = {}
+    for i, (x, y) in enumerate(strays):
+        cx, cy = math.floor(x / reach), math.floor(y / reach)
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for j in cells.get((cx + dx, cy + dy), ()):
+                    if math.hypot(x - strays[j][0], y - strays[j][1]) < reach:
+                        parent[root(j)] = root(i)
+        cells.setdefault((cx, cy), []).append(i)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(strays)):
+        groups.setdefault(root(i), []).append(i)
+    ordered = sorted(groups.values(), key=lambda g: (-len(g), g[-1]))
+    centres = [np.mean([strays[i] for i in g], axis=0) for g in ordered]
+    return [(float(c[0]), float(c[1])) for c in centres]

@@ -16,7 +16,7 @@ from vision.face import read_pips
 from vision.layout import box_spots, laid_out
 from vision.params import PARAMS
 from vision.reader import inspect, read_roll
-from vision.strays import missed_dice
+from vision.strays import _grouped, missed_dice
 from vision.types import Candidate
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-photos"
@@ -165,3 +165,38 @@ def test_a_six_of_the_even_grid_design_is_read_as_six(angle, monkeypatch):
     assert read_pips(frame, candidate, PARAMS.pips).value == 6
     monkeypatch.setattr("vision.face.SIX_LINES", (1.0,))
     assert read_pips(frame, candidate, PARAMS.pips).value != 6
+
+
+def _grouped_by_pairs(points, reach):
+    """The groups as chains of pairs closer than reach, found the slow way: every pair."""
+    groups = [{i} for i in range(len(points))]
+    for i, j in itertools.combinations(range(len(points)), 2):
+        if np.hypot(points[i][0] - points[j][0], points[i][1] - points[j][1]) < reach:
+            a = next(g for g in groups if i in g)
+            b = next(g for g in groups if j in g)
+            if a is not b:
+                groups.remove(b)
+                a |= b
+    return groups
+
+
+def test_stray_pips_group_in_chains_largest_first():
+    """Pips of one face are grouped through their neighbours (a 6's far corners are more than
+    `reach` apart), and every pair closer than reach is in one group, however many points the
+    scan found: the grouping bins points into cells, the check is against every pair."""
+    six = [(100.0 + 10 * dx, 100.0 + 10 * dy) for dx in (0, 1) for dy in (0, 1, 2)]
+    lone = [(300.0, 40.0)]
+    two = [(200.0, 300.0), (208.0, 306.0)]
+    assert _grouped(lone + two + six, 12.0) == [(105.0, 110.0), (204.0, 303.0), (300.0, 40.0)]
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        points = [tuple(map(float, p)) for p in rng.uniform(0, 200, (rng.integers(1, 60), 2))]
+        reach = float(rng.uniform(2, 40))
+        sizes = sorted(len(g) for g in _grouped_by_pairs(points, reach))
+        centres = _grouped(points, reach)
+        assert len(centres) == len(sizes)
+        expected = sorted(
+            (np.mean([points[i] for i in g], axis=0) for g in _grouped_by_pairs(points, reach)),
+            key=lambda c: (c[0], c[1]),
+        )
+        assert np.allclose(sorted(centres), [tuple(c) for c in expected])

@@ -9,9 +9,12 @@ from dataclasses import replace
 
 import numpy as np
 
+from hardware.sim import SimulatedTray
 from tests.vision.synth import DrawnDie, scene
+from vision.calibration import Calibration
 from vision.params import PARAMS
-from vision.photo import pipless
+from vision.photo import UNSOUGHT, clutter, pipless
+from vision.reader import inspect
 from vision.reading import Die, RerollReason
 from vision.types import Candidate, DieVerdict, FaceGuess, PipReading
 
@@ -130,3 +133,30 @@ def test_a_mark_a_quarter_of_every_die_read_is_left_out_whatever_the_classifier_
         assert not mark.counts and mark.reason is None
     *_, kept = pipless(_plain_block(), [*dice, _sure_mark(40.0, FaceGuess(3, 0.6, 0.9))], PARAMS)
     assert kept.counts
+
+
+def test_clutter_is_what_neither_learned_model_takes_for_a_die():
+    """photo.clutter: the finder unsure (under photo.sure_die) and the classifier surely
+    seeing no face; then the pips are not sought, as nothing they fit would make it a die."""
+    mark = Candidate((160.0, 120.0), 50.0, 0.38)
+    assert clutter(mark, NO_FACE, PARAMS)
+    assert not clutter(replace(mark, p_die=0.9), NO_FACE, PARAMS)
+    assert not clutter(mark, FaceGuess(None, 0.6, 0.4), PARAMS)
+    assert not clutter(mark, FaceGuess(4, 0.9, 0.9), PARAMS)
+
+
+def test_every_pip_is_sought_on_the_kiosks_tray(monkeypatch):
+    """The kiosk's calibrated path reads every candidate both ways: the empty tray tells dice
+    from clutter there, and photo.clutter is for single photos only (here it takes every mark
+    for clutter, and the kiosk's reads must not notice)."""
+    monkeypatch.setattr("vision.photo.clutter", lambda *_: True)
+    now = [0.0]
+    tray = SimulatedTray(seed=5, clock=lambda: now[0])
+    tray.open()
+    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    for _ in range(3):
+        tray.throw()
+        now[0] += tray.settle_time + 0.5  # at rest
+        roll, verdicts = inspect(tray.read().image, calibration=calibration)
+        assert verdicts and all(v.pips is not UNSOUGHT for v in verdicts)
+        assert roll.ok and sorted(roll.values) == sorted(tray.last_values)
