@@ -206,6 +206,9 @@ class PhotoParams:
     # face (types.Leaning): the face took in a side of the die's own colour, which perspective
     # shows beside a die off the picture's middle (geometry: a die leaning 20 degrees or more
     # lays its pips out 1.064 long or more; JudgeParams.wall_layout)
+    face_of_pips: float = 2.0  # a face's corners lie this many times as far from its middle
+    # as its pip places' corners (geometry: commercial dice lay their corner pips 0.25-0.3
+    # face sides from the middle along each edge, the face edge 0.5; photo.uncut)
     edge_to_edge: float = 1.2  # two foreshortened faces closer than this (face sides) lie edge
     # to edge: maybe the top and the side of one leaning die (geometry)
     sure_die: float = 0.5  # a mark the finder is less sure of, with no face to the classifier,

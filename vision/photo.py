@@ -14,6 +14,8 @@ gives their size). The kiosk's calibrated path takes none of these.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.calibration import Calibration
@@ -54,6 +56,27 @@ def one_die_twice(verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVer
                 doubtful.update((id(a), id(b)))
     why = "the top and the side of one leaning die?"
     return [v.refused(RerollReason.COCKED, why) if id(v) in doubtful else v for v in verdicts]
+
+
+def uncut(
+    candidate: Candidate, pips: PipReading, shape: tuple[int, ...], p: Params = PARAMS
+) -> Candidate:
+    """The candidate judged cut by the picture's edge on where its pips lie, not on the
+    finder's box: a box near the edge runs large (a shadow, a side in view). Where 2-6 pips
+    were read, the face they lay out (its corners `photo.face_of_pips` times as far from the
+    middle as the pip places' corners: the pips and their quarter turns) lies wholly inside
+    the picture, and the die is not cut. A lone pip lays out no face. In the kiosk a cut also
+    means a die across the tray's edge: its boxes are judged as found."""
+    if not candidate.cut or pips.value is None or len(pips.pips) < 2:
+        return candidate
+    z = np.array([complex(x, y) for x, y in pips.pips])
+    middle = z.mean()
+    corners = middle + p.photo.face_of_pips * np.concatenate([z - middle, (z - middle) * 1j])
+    h, w = shape[:2]
+    inside = (corners.real >= 0) & (corners.real <= w - 1) & (corners.imag >= 0)
+    if not np.all(inside & (corners.imag <= h - 1)):
+        return candidate
+    return replace(candidate, cut=False)
 
 
 UNSOUGHT = PipReading(None, 0.0, None, RerollReason.UNREADABLE, "pips not sought: clutter")
@@ -108,5 +131,7 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
             why = "no pips, no face: not a die"
         elif no_face and v.candidate.size < p.photo.smaller * smallest:
             why = "far smaller than the dice read"
+        elif no_face and read and v.candidate.size > max(read) / p.photo.smaller:
+            why = "far larger than the dice read"
         out.append(DieVerdict(v.candidate, r, g, None, None, why, False) if why else v)
     return out

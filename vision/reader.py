@@ -66,6 +66,10 @@ def inspect(
                 else read_pips(frame, c, params.pips, leaning)
                 for c, g in zip(candidates, guesses, strict=True)
             ]
+            candidates = [
+                photo.uncut(c, r, frame.shape, params)
+                for c, r in zip(candidates, pips, strict=True)
+            ]
         else:
             pips = [read_pips(frame, c, params.pips, leaning) for c in candidates]
             boxes = [  # a mark of the tray difference alone is boxed on the face found

@@ -244,3 +244,28 @@ def test_a_phone_photos_die_with_its_side_in_view_is_read():
     (four,) = [v for v in verdicts if abs(complex(*v.candidate.centre) - complex(451, 457)) < 20]
     assert four.pips.face.aspect > PARAMS.photo.cocked_face
     assert four.die is not None and four.die.value == 4
+
+
+def test_a_die_whose_box_runs_past_the_edge_is_read_by_its_pips():
+    """matteop65 webcam photo (development part): a 2 twenty pixels below the picture's top
+    edge, whose finder box (its shadow, a side in view) runs past it; the pips read lay out a
+    face wholly inside the picture (photo.uncut), and the photo is read."""
+    verdicts = read_right("matteop65-webcam-oblique", "valid", "valid_8.jpg")
+    near_edge = [v for v in verdicts if v.die and v.candidate.centre[1] < v.candidate.size / 2]
+    assert near_edge
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "skovy-two-dice/train/WIN_20221210_14_49_18_Pro.jpg",  # six times the dice's size
+        "matteop65-webcam-oblique/valid/valid_44.jpg",  # five times
+    ],
+)
+def test_a_mark_far_larger_than_the_dice_read_is_no_die(name):
+    """Webcam photos (development part): the finder marks something several times the dice's
+    size across the picture's edge, which the classifier surely sees no face on: no die of
+    this roll (photo.pipless), where before it refused the photo as a die cut by the edge."""
+    set_name, folder, image = name.split("/")
+    verdicts = read_right(set_name, folder, image)
+    assert any(v.detail == "far larger than the dice read" for v in verdicts)

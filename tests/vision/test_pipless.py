@@ -160,3 +160,16 @@ def test_every_pip_is_sought_on_the_kiosks_tray(monkeypatch):
         roll, verdicts = inspect(tray.read().image, calibration=calibration)
         assert verdicts and all(v.pips is not UNSOUGHT for v in verdicts)
         assert roll.ok and sorted(roll.values) == sorted(tray.last_values)
+
+
+def test_a_mark_far_larger_than_every_die_read_is_left_out():
+    """The dice read fix the photo's scale both ways: a sure mark more than twice the largest
+    of them (1 / photo.smaller) with no face is no die of this roll (a chair, a shoe)."""
+    dice = [_read((60.0, 60.0), 60.0), _read((260.0, 60.0), 55.0)]
+    *_, mark = pipless(_plain_block(), [*dice, _sure_mark(130.0)], PARAMS)
+    assert not mark.counts and mark.detail == "far larger than the dice read"
+    *_, mark = pipless(_plain_block(), [*dice, _sure_mark(110.0)], PARAMS)  # perspective
+    assert mark.counts and mark.reason is RerollReason.COCKED
+    seen = replace(_sure_mark(130.0), guess=FaceGuess(5, 0.9, 0.95))  # a face: a die, close up
+    *_, mark = pipless(_plain_block(), [*dice, seen], PARAMS)
+    assert mark.counts
