@@ -22,6 +22,8 @@ from vision.calibration import Calibration
 from vision.layout import box_spots
 from vision.params import PARAMS, Params
 from vision.reading import RerollReason
+from vision.strays import on_face
+from vision.top_face import Face
 from vision.types import Candidate, DieVerdict, FaceGuess, Leaning, PipReading
 
 
@@ -91,6 +93,16 @@ def clutter(candidate: Candidate, guess: FaceGuess, p: Params = PARAMS) -> bool:
     return no_face and candidate.p_die < p.photo.sure_die
 
 
+def _own_spots(frame: np.ndarray, candidate: Candidate, faces: list[Face], p: Params) -> bool:
+    """Does a pip-like spot lie in the candidate's box that is no read die's own (on its face,
+    widened by `strays.own_margin`)? A box between dice takes in their pips."""
+    centres, _ = box_spots(frame, candidate, p.pips)
+    for x, y in candidate.centre + centres * candidate.size:
+        if not any(on_face(face, x, y, p.strays.own_margin) for face in faces):
+            return True
+    return False
+
+
 def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVerdict]:
     """Candidates refused that only the pip reading takes for a die are left out as clutter:
     the classifier surely sees no face there, and either the finder is unsure of them too (a
@@ -104,6 +116,7 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
     that small lies far off the table. In the kiosk a die is told from clutter by the empty tray
     and its size by the calibration; a hand-held photo has neither."""
     read = [v.candidate.size for v in verdicts if v.die is not None]
+    faces = [v.pips.face for v in verdicts if v.die is not None and v.pips and v.pips.face]
     smallest = min(read, default=0.0)
     out = []
     for v in verdicts:
@@ -126,7 +139,7 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
             and r.value is None
             and r.spots == 0
             and r.reason in (RerollReason.UNREADABLE, RerollReason.COCKED)
-            and len(box_spots(frame, v.candidate, p.pips)[0]) == 0
+            and not _own_spots(frame, v.candidate, faces, p)
         ):
             why = "no pips, no face: not a die"
         elif no_face and v.candidate.size < p.photo.smaller * smallest:

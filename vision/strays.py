@@ -83,7 +83,7 @@ def stray_pips(
     return strays
 
 
-def _on_face(face: Face, x: float, y: float, margin: float) -> bool:
+def on_face(face: Face, x: float, y: float, margin: float) -> bool:
     """Is (x, y) on `face` (frame pixels), its square widened by `margin` face sides a side?"""
     z = (complex(x, y) - complex(*face.centre)) / face.axes
     return max(abs(z.real), abs(z.imag)) <= 0.5 + margin
@@ -112,7 +112,7 @@ def learned_strays(
             if stats[i, cv2.CC_STAT_AREA] < p.strays.learned_area:
                 continue
             x, y = back @ np.array([*centroids[i], 1.0])
-            if any(_on_face(f, x, y, p.strays.own_margin) for f in faces):
+            if any(on_face(f, x, y, p.strays.own_margin) for f in faces):
                 continue
             if any(np.hypot(x - cx, y - cy) <= reach for (cx, cy), reach in others):
                 continue
@@ -145,7 +145,7 @@ def missed_dice(
         # a group there is the read die's own rim or side seen again, not a die missed, and
         # takes none of the `most` looks
         groups = _grouped(strays, p.strays.group * face)
-        off = [(x, y) for x, y in groups if not any(_on_face(f, x, y, 0.0) for f in faces)]
+        off = [(x, y) for x, y in groups if not any(on_face(f, x, y, 0.0) for f in faces)]
         centres = off[: p.strays.most]
         boxes += [(x, y, side, sure) for x, y in centres]
     return boxes

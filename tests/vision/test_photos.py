@@ -246,6 +246,14 @@ def test_a_phone_photos_die_with_its_side_in_view_is_read():
     assert four.die is not None and four.die.value == 4
 
 
+def test_a_shadow_between_dice_holding_a_neighbours_pip_is_no_die():
+    """damiantab phone photo (development part): the finder marks the shadow between two
+    dice, which the classifier surely sees no face on; the one pip-like spot in its box lies
+    on a read die's face, that die's own, and the mark is left out: the photo is read."""
+    verdicts = read_right("damiantab-phone", "dev", "dice25.jpg")
+    assert any(v.detail == "no pips, no face: not a die" for v in verdicts)
+
+
 def test_a_die_whose_box_runs_past_the_edge_is_read_by_its_pips():
     """matteop65 webcam photo (development part): a 2 twenty pixels below the picture's top
     edge, whose finder box (its shadow, a side in view) runs past it; the pips read lay out a

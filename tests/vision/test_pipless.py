@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from hardware.sim import SimulatedTray
@@ -16,6 +17,7 @@ from vision.params import PARAMS
 from vision.photo import UNSOUGHT, clutter, pipless
 from vision.reader import inspect
 from vision.reading import Die, RerollReason
+from vision.top_face import Face
 from vision.types import Candidate, DieVerdict, FaceGuess, PipReading
 
 
@@ -173,3 +175,31 @@ def test_a_mark_far_larger_than_every_die_read_is_left_out():
     seen = replace(_sure_mark(130.0), guess=FaceGuess(5, 0.9, 0.95))  # a face: a die, close up
     *_, mark = pipless(_plain_block(), [*dice, seen], PARAMS)
     assert mark.counts
+
+
+def _block_with_spot() -> np.ndarray:
+    """A grey block with one pip-like light spot near its box's edge, at (178, 112)."""
+    frame = np.full((240, 320, 3), 120, np.uint8)
+    cv2.circle(frame, (178, 112), 5, (235, 235, 235), -1, cv2.LINE_AA)
+    return frame
+
+
+def _read_at(centre, side: float) -> DieVerdict:
+    """A die both readings read, its top face `side` px at `centre`."""
+    face = Face(centre=centre, side=side, angle=0.0, aspect=1.0, share=0.8)
+    die = Die(4, centre, side, 0.95)
+    pips = PipReading(4, 0.95, face, None, "", 4)
+    guess = FaceGuess(4, 0.99, 0.99)
+    return DieVerdict(Candidate(centre, side * 1.25, 0.9), pips, guess, die, None, "")
+
+
+def test_a_read_dies_pip_in_the_box_keeps_no_pipless_mark():
+    """A box between dice (a shadow) takes in a neighbour's pip: a spot on a read die's face
+    is that die's own, and the mark with no spot of its own and no face is left out."""
+    mark = _refused((160.0, 120.0), NO_FACE, why=RerollReason.COCKED)
+    beside = _read_at((200.0, 112.0), 50.0)  # its face reaches 175-225: the spot is on it
+    *_, verdict = pipless(_block_with_spot(), [beside, mark], PARAMS)
+    assert not verdict.counts and verdict.detail == "no pips, no face: not a die"
+    away = _read_at((260.0, 112.0), 50.0)  # the spot is on no read face: the mark's own
+    *_, verdict = pipless(_block_with_spot(), [away, mark], PARAMS)
+    assert verdict.counts and verdict.reason is RerollReason.COCKED
