@@ -4,12 +4,14 @@ A photo is taken by a hand-held camera at any slant, so flat dice away from the 
 foreshortened faces; on the kiosk's tray the camera looks straight down and a foreshortened face
 means a leaning die. This module is the one place that knows the difference: `is_photo` says
 which case a read is in, and `leaning_limits` gives the face aspect and pip-layout stretch above
-which a die leans, and `one_die_twice` refuses the one case those looser limits open up: the
-top and the side of one die leaning near 45 degrees, both foreshortened, read as two flat dice
-edge to edge; `pipless` leaves out what only the pip reading takes for a die (the classifier
-surely sees no face, and the finder is unsure, no pip lies there, or it is far smaller than
-the dice read; on the kiosk's tray, the empty tray tells dice from clutter and the calibration
-gives their size). The kiosk's calibrated path takes none of these.
+which a die leans (and where a square layout outweighs a long face), and `one_die_twice`
+refuses the one case those looser limits open up: the top and the side of one die leaning near
+45 degrees, both foreshortened, read as two flat dice edge to edge; `clutter` says which marks
+are not read for pips at all, `uncut` judges a die at the picture's edge on the face its pips
+lay out, and `pipless` leaves out what only the pip reading takes for a die (the classifier
+surely sees no face, and the finder is unsure, no pip of its own lies there, or it is far
+smaller or larger than the dice read; on the kiosk's tray, the empty tray tells dice from
+clutter and the calibration gives their size). The kiosk's calibrated path takes none of these.
 """
 
 from __future__ import annotations
@@ -108,10 +110,12 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
     the classifier surely sees no face there, and either the finder is unsure of them too (a
     speck on a light box read as a lone pip, a shoe's eyelets as a 2: spots fit a layout by
     chance, and neither learned model sees a die), or, the finder sure, no pip-like spot lies
-    on the face nor anywhere in the box (a shoe, a chair leg: every face of a die has pips, and
-    a leaning die shows at least one face), or, whatever the finder says, it is less than
-    `photo.smaller` the size of every die both readings read in the photo (a carpet's tuft, a
-    pip of a large die: the dice read fix the scale of the dice on this table). Under
+    on the face nor anywhere in the box but on a read die's face (a shoe, a chair leg, the
+    shadow between two dice: every face of a die has pips, and a leaning die shows at least
+    one face), or, whatever the finder says, it is less than `photo.smaller` the size of every
+    die both readings read in the photo (a carpet's tuft, a pip of a large die) or more than
+    its inverse times the largest (a chair, a boot): the dice read fix the scale of the dice
+    on this table. Under
     `photo.tiny` their size it is left out whatever either reading says of it: a die of the set
     that small lies far off the table. In the kiosk a die is told from clutter by the empty tray
     and its size by the calibration; a hand-held photo has neither."""

@@ -54,11 +54,12 @@ def inspect(
     problem = frame_problem(frame, params.frame)
     if problem is not None:
         return Roll((), RerollReason.BAD_FRAME, problem), []
+    single_photo = photo.is_photo(calibration)  # no tray: no face size to hold faces to
     try:
         looks = Looks(frame, params.classify.one_look)
         candidates, unexplained = find_candidates(frame, calibration, params.candidates, looks)
         leaning = photo.leaning_limits(calibration, params)
-        if photo.is_photo(calibration):  # every candidate is the finder's: boxed where marked
+        if single_photo:  # every candidate is the finder's: boxed where marked
             guesses = looks([(*c.centre, c.size) for c in candidates])
             pips = [
                 photo.UNSOUGHT
@@ -82,7 +83,6 @@ def inspect(
         return Roll((), RerollReason.UNREADABLE, f"the reader's models are missing: {error}"), []
     except cv2.error as error:  # a frame OpenCV cannot digest is a bad frame, not a crash
         return Roll((), RerollReason.BAD_FRAME, f"OpenCV: {error.err}"), []
-    single_photo = photo.is_photo(calibration)  # no tray: no face size to hold faces to
     verdicts = judge_dice(candidates, pips, guesses, params, None if single_photo else face_size)
     if single_photo:
         verdicts = photo.one_die_twice(photo.pipless(frame, verdicts, params), params)
