@@ -208,5 +208,6 @@ def judge_roll(
     if not dice:
         return Roll((), RerollReason.WRONG_COUNT, "no dice found")
     if expect is not None and len(dice) != expect:
-        return Roll(dice, RerollReason.WRONG_COUNT, f"{len(dice)} dice, expected {expect}")
+        found = f"{len(dice)} {'die' if len(dice) == 1 else 'dice'}"
+        return Roll(dice, RerollReason.WRONG_COUNT, f"{found}, expected {expect}")
     return Roll(dice)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.judge import judge_die
+from vision.judge import judge_die, judge_roll
 from vision.params import PARAMS
 from vision.reader import _widened
-from vision.reading import RerollReason
+from vision.reading import Die, RerollReason
 from vision.top_face import Face
-from vision.types import Candidate, FaceGuess, PipReading
+from vision.types import Candidate, DieVerdict, FaceGuess, PipReading
 
 
 def _verdict(face_side: float, face_size: float | None, value: int = 1):
@@ -125,3 +125,12 @@ def test_away_from_the_wall_a_layout_stretched_by_an_askew_camera_is_read():
     assert away.die is not None
     at_wall = Candidate((100.0, 100.0), 64.0, 0.9, at_wall=True)
     assert judge_die(at_wall, pips, guess, PARAMS, 50.0).reason is RerollReason.COCKED
+
+
+@pytest.mark.parametrize(("count", "said"), [(1, "1 die, expected 3"), (2, "2 dice, expected 3")])
+def test_a_wrong_count_says_how_many_dice_in_words(count, said):
+    """The reason's detail is read by staff in the log and by `azar-kiosk read`."""
+    dice = [Die(4, (40.0 + 60 * i, 40.0), 30.0, 0.95) for i in range(count)]
+    verdicts = [DieVerdict(Candidate(d.center, 37.5, 0.9), None, None, d, None, "") for d in dice]
+    roll = judge_roll(verdicts, [], 3, PARAMS)
+    assert roll.reason is RerollReason.WRONG_COUNT and roll.detail == said
