@@ -49,7 +49,7 @@ def judge_die(
     does not show it: seen from above, a die leaning on the wall by 20-35 degrees has a top
     that still looks square)."""
     sure, none = p.classify.sure, p.classify.none
-    flat_none = guess.value is None and guess.p >= none
+    flat_none = guess.no_face(none)
     finder_sure = candidate.p_die >= p.judge.sure_die
     looks_like_die = (
         finder_sure or candidate.on_tray or guess.p_face >= 0.5 or pips.value is not None

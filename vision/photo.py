@@ -91,8 +91,7 @@ def clutter(candidate: Candidate, guess: FaceGuess, p: Params = PARAMS) -> bool:
     sees no face: clutter whatever spots the pip reading might fit (pipless), so its pips are
     not sought. Most marks in a cluttered photo are such (carpet tufts, a shoe's eyelets), and
     the pip reading's searches on each cost more than the rest of the read."""
-    no_face = guess.value is None and guess.p >= p.classify.none
-    return no_face and candidate.p_die < p.photo.sure_die
+    return guess.no_face(p.classify.none) and candidate.p_die < p.photo.sure_die
 
 
 def _own_spots(frame: np.ndarray, candidate: Candidate, faces: list[Face], p: Params) -> bool:
@@ -126,17 +125,11 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
     for v in verdicts:
         r, g = v.pips, v.guess
         refused = v.counts and v.die is None
-        no_face = (
-            refused
-            and r is not None
-            and g is not None
-            and g.value is None
-            and g.p >= p.classify.none
-        )
+        no_face = refused and r is not None and g is not None and g.no_face(p.classify.none)
         why = ""
         if refused and v.candidate.size < p.photo.tiny * smallest:
             why = "far too small for a die"
-        elif refused and g is not None and clutter(v.candidate, g, p):
+        elif no_face and clutter(v.candidate, g, p):
             why = "only spots, no face: not a die"
         elif (
             no_face

@@ -70,6 +70,10 @@ class FaceGuess:
     p: float
     p_face: float
 
+    def no_face(self, none: float) -> bool:
+        """Does the classifier see no flat top face here at probability `none` or more?"""
+        return self.value is None and self.p >= none
+
 
 @dataclass(frozen=True, slots=True)
 class DieVerdict:
