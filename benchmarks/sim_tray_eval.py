@@ -12,7 +12,7 @@ tray in every other throw, hardware.sim.scene.sunbeam, warm, 1.3-2 times the lig
 where it was calibrated, and the reader follows it, vision.tray_shift)
 
 Counts, over ordinary throws and each hazard: ok and right, reroll (by reason), ok but wrong;
-then the top-face window the reader learnt, and whether it reads dice at the wall. The reader
+then the top-face window the reader learnt. The reader
 is the kiosk's (vision.reader.TrayReader: calibrated from the empty tray, the die size learnt
 from the dice it reads), one read per settled throw (no vote).
 A referee may reroll an ordinary throw now and then; it must never be ok and wrong.
@@ -125,8 +125,7 @@ def main(
         if hazard is None:
             print(
                 f"  of which once the top-face window was learnt: {settled['read']} of "
-                f"{settled['throws']} read right (before it, dice at the wall showing 1-3 "
-                "are refused)"
+                f"{settled['throws']} read right"
             )
             print("  " + _window(read))
     if knocks:
@@ -147,13 +146,11 @@ def main(
 
 
 def _window(read: TrayReader) -> str:
-    """What the reader learnt of the tray's flat faces, and whether it reads the wall: a window
-    just wider than `judge.wall_window` allows refuses every die at the wall."""
+    """What the reader learnt of the tray's flat faces: the window each face is held to."""
     if read.face_size is None:
         return "the top-face window was not learnt in these throws"
     low, high = read.params.judge.top_face
-    wall = "read" if read.reads_wall else "always refused (the window is wider than the wall's)"
-    return f"window learnt: faces {low:.3f}-{high:.3f} of {read.face_size:.1f} px; wall {wall}"
+    return f"window learnt: faces {low:.3f}-{high:.3f} of {read.face_size:.1f} px"
 
 
 def _arguments(argv: list[str]) -> argparse.Namespace:

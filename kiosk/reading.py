@@ -70,11 +70,10 @@ def build_watcher(
 
 
 def learn_faces(twin: SimulatedTray, throws: int = 80) -> TrayFaces | None:
-    """What a kiosk learns of its tray's flat faces from the first dice it reads (until then it
-    refuses every 1, 2 or 3 at the wall: vision/reader.py, TrayReader), learnt on a twin of a
-    simulated tray, thrown and read at rest up to `throws` times; None if not learnt by then.
-    The demo starts from it, as a kiosk that has run a while on its tray does, so its first
-    visitors are not asked to throw again for every die that rolls to the wall."""
+    """What a kiosk learns of its tray's flat faces from the first dice it reads (the size it
+    then holds every face to: vision/reader.py, TrayReader), learnt on a twin of a simulated
+    tray, thrown and read at rest up to `throws` times; None if not learnt by then. The demo
+    starts from it, as a kiosk that has run a while on its tray does."""
     from vision.calibration import Calibration
     from vision.reader import TrayReader
 

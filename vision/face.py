@@ -35,6 +35,7 @@ from vision.faces import (
 from vision.layout import laid_out, lay_out, map_spots
 from vision.params import PARAMS, PipParams
 from vision.pip_net import PipMap, PipNet
+from vision.pip_shape import pip_stretch
 from vision.pips import FacePatch, Spots, blob_patch, face_patch_of, find_spots, learned_patch
 from vision.reading import RerollReason
 from vision.top_face import Face, find_face
@@ -326,10 +327,10 @@ def read_pips(
 ) -> PipReading:
     """The geometric reading of the die at `candidate`.
 
-    leaning: where the die leans; the kiosk's are `p.cocked_face, p.cocked_stretch` (single
-    photos pass their own, photo.leaning_limits).
+    leaning: where the die leans; by default the kiosk's (`kiosk_leaning`; single photos pass
+    their own, photo.leaning_limits).
     """
-    lean = leaning or Leaning(p.cocked_face, p.cocked_stretch)
+    lean = leaning or kiosk_leaning(p)
     outline = candidate.outline
     if outline is None:
         outline = box_outline(candidate.centre, p.outline * candidate.size)
@@ -348,10 +349,16 @@ def read_pips(
     if fit is None:  # glare is judged on the reading the searches end with
         face, spots, fit = _reframed(frame, candidate, face, spots, p)
         n = len(spots.centres)
-    square = fit is not None and fit.value >= 4 and fit.stretch < lean.square
-    leans = (face.aspect > lean.face and not square) or (
-        fit is not None and fit.stretch > lean.stretch
+    long_face = face.aspect > lean.face
+    pips = _in_frame(face, spots)
+    shape = None
+    if fit is not None and fit.value <= 3 and (lean.round > 1 or candidate.at_wall):
+        # no layout to show a tilt: the pips' own shape does
+        shape = pip_stretch(frame, pips, float(np.median(spots.diameters)) * face.side / 2)
+    flat_pips = fit is not None and (
+        fit.stretch < lean.square if fit.value >= 4 else shape is not None and shape < lean.round
     )
+    leans = (long_face and not flat_pips) or (fit is not None and fit.stretch > lean.stretch)
     if glare_hides_pip(fit, spots, p):
         return refuse(RerollReason.GLARE, "glare on the face may hide a pip")
     if glare_fakes_pip(fit, spots, p):
@@ -362,11 +369,24 @@ def read_pips(
         if leans:
             return refuse(RerollReason.COCKED, f"face {face.aspect:.2f} long ({why})")
         return refuse(RerollReason.UNREADABLE, why)
+    if fit.value >= 4 and fit.stretch > lean.stretch:
+        return refuse(RerollReason.COCKED, f"a {fit.value} laid out {fit.stretch:.2f} long")
+    if lean.round > 1 and shape is not None and shape > lean.round:
+        return refuse(RerollReason.COCKED, f"the pips of a {fit.value} seen {shape:.2f} long")
     if leans:
         return refuse(RerollReason.COCKED, f"a {fit.value} on a face {face.aspect:.2f} long")
-    axes = face.axes
-    pips = tuple(
-        (float(z.real), float(z.imag))
-        for z in complex(*face.centre) + axes * (spots.centres @ np.array([1, 1j]))
-    )
-    return PipReading(fit.value, confidence(fit, p), face, None, "", n, pips, fit.stretch)
+    return PipReading(fit.value, confidence(fit, p), face, None, "", n, pips, fit.stretch, shape)
+
+
+def kiosk_leaning(p: PipParams = PARAMS.pips) -> Leaning:
+    """Where a die on the kiosk's tray leans: its pips show a tilt of 20 degrees or more, a
+    4-6's layout or a 1-3's pips 1/cos 20 = 1.064 long (a circle seen at a slant is an ellipse),
+    whatever its face found by colour measures; a face too long to be a top with its side in
+    view, where the pips do not show it lies flat."""
+    return Leaning(p.cocked_face, p.cocked_stretch, p.cocked_stretch, p.cocked_pips)
+
+
+def _in_frame(face: Face, spots: Spots) -> tuple[tuple[float, float], ...]:
+    """The spots' centres in frame px."""
+    z = complex(*face.centre) + face.axes * (spots.centres @ np.array([1, 1j]))
+    return tuple((float(c.real), float(c.imag)) for c in z)

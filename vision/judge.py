@@ -93,37 +93,23 @@ def judge_die(
 def _leans(
     candidate: Candidate, pips: PipReading, p: Params, face_size: float | None
 ) -> str | None:
-    """Why a die on the kiosk's tray may lean, or None where nothing seen shows a lean.
+    """Why a die on the kiosk's tray may lean, beyond what its pips show (face.py refuses a
+    die whose pips show a tilt: `face.kiosk_leaning`), or None.
 
-    At the wall, where a die may lean, pips laid out in two directions (4, 5, 6) show a tilt
-    themselves: a die leaning 20 degrees or more lays them out 1.064 long or more, flat dice
-    1.00-1.02 (the simulated tray, five colourings; `JudgeParams.wall_layout`), and pips are
-    measured at their centres whatever the face's colour, so such a die is judged there by
-    its layout alone, from the first throw. A 1, 2 or 3 cannot show it: at the wall it is
-    read only where the tray's flat faces measure closely enough (`JudgeParams.wall_reads`)
-    and its face is not foreshortened.
-    Every face, these too, is held to the size of the tray's flat faces (face_size, once
-    learnt: a window widened to what this camera measures, so a camera that looks at the tray
-    a little askew, which stretches every layout, keeps the dice away from the wall read): a
-    die tipped far over on the wall turns a side almost to the camera, laid out nearly square
-    but smaller than a flat top.
+    A die touching the wall, where dice lean, showing 1, 2 or 3, is judged by its pips' shape
+    alone: where they could not be measured (too faint), nothing shows it does not lean.
+    Every face is also held to the size of the tray's flat faces (face_size, once learnt: a
+    window widened to what this camera measures): a die tipped far over on the wall turns a
+    side almost to the camera, laid out nearly square but smaller than a flat top.
     """
-    laid_out = candidate.at_wall and pips.value is not None and pips.value >= 4
-    if laid_out and pips.stretch > p.judge.wall_layout:
-        return f"pips laid out {pips.stretch:.2f} long: a leaning {pips.value}"
     if face_size and pips.face is not None and pips.value is not None:
         ratio = pips.face.side / face_size
         low, high = p.judge.top_face
         if not low <= ratio <= high:
             return f"a face {ratio:.2f} times a die's top face"
-    if laid_out:
-        return None
-    if candidate.at_wall and not p.judge.wall_reads:
-        return "a die against the wall, where this tray cannot yet tell a leaning one"
-    if candidate.at_wall and pips.face is not None:
-        tilt = max(pips.face.aspect, pips.stretch)
-        if tilt > p.judge.wall_face:
-            return f"a die against the wall, foreshortened {tilt:.2f}"
+    faint = pips.value is not None and pips.value <= 3 and pips.pip_stretch is None
+    if candidate.at_wall and faint:
+        return "a die against the wall whose pips could not be measured"
     return None
 
 

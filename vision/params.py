@@ -38,7 +38,8 @@ class CandidateParams:
     tray_area: tuple[float, float] = (0.35, 1.9)  # blob area in die areas taken as one die
     # (geometry: a die's body with its side in view is at most ~1.7 faces)
     wall_touch: float = 0.12  # a die whose outline comes this close to the tray's wall (die
-    # sides) touches it, and may lean on it (then judged by JudgeParams.wall_face, wall_layout).
+    # sides) touches it, and may lean on it (a 1, 2 or 3 there is refused where its pips'
+    # shape could not be measured: JudgeParams, judge._leans).
     # Three pixels of the tray difference's working copy (WORK_DIE px a die: 0.04 die sides
     # a pixel, and its opening shaves one off an outline); at two, black dice leaning on the
     # wall were read
@@ -141,8 +142,17 @@ class PipParams:
     cocked_face: float = 1.25  # a face rectangle longer than wide by this: the die leans
     # (geometry: a top face tilted 37 degrees; a flat die seen from above is square, dark dice
     # whose sides merge with the top measure up to 1.22 on the simulated tray)
-    cocked_stretch: float = 1.2  # a pip layout squashed this much along one axis: leaning
-    # (geometry: 34 degrees; the layout is fitted to pip centres, good to a few per cent)
+    cocked_stretch: float = 1.05  # a 4, 5 or 6 leans if its pip layout is longer one way than
+    # the other by more than this (geometry: a die leaning 20 degrees or more, as on a wall,
+    # lays it out 1/cos 20 = 1.064 long or more; on the simulated tray, five colourings, flat
+    # ones lay out 1.00-1.02 in 99% (1537 dice, two black ones 1.05 and 1.16). At 1.07 a black
+    # 6 leaning about 20 degrees measured 1.065-1.08 and was announced where the finder's
+    # framing moved it by a hundredth)
+    cocked_pips: float = 1.04  # a 1, 2 or 3 leans if its pips look longer one way than the
+    # other by more than this (pip_shape.py; geometry: a circle tilted 20 degrees looks 1/cos 20
+    # = 1.064 long, and measures 1.052-1.056 once blurred, tests/vision/test_pip_shape.py;
+    # chosen between that and the flat dice of the simulated tray, five colourings, seeds 3-5,
+    # whose pips at the wall measure 1.00-1.033; its dice leaning on the rim measure 1.084 up)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,21 +179,6 @@ class JudgeParams:
     # face found running large where two dice of one colour touch)
     boxes_apart: float = 0.7  # ...and, for a die not read (its face side guessed from the
     # finder's box), at least this (geometry, with the box's error)
-    wall_face: float = 1.07  # a 1, 2 or 3 touching the wall leans if its top face is
-    # foreshortened more than this (flat ivory faces measure 1.01-1.05; a face found by its
-    # colour is less exact than pips: a die leaning less is left to the top-face window)
-    wall_layout: float = 1.05  # a 4, 5 or 6 touching the wall leans if its pip layout is
-    # longer one way than the other by more than this, judged by it alone (geometry: leaning
-    # on a wall tilts a die 20 degrees or more, 1/cos 20 = 1.064 and up; on the simulated
-    # tray, five colourings, flat ones lay out 1.00-1.02 in 99% (1537 dice, two black ones
-    # 1.05 and 1.16). At 1.07 a black 6 leaning about 20 degrees measured 1.065-1.08 and was
-    # announced where the finder's framing moved it by a hundredth)
-    wall_reads: bool = True  # dice touching the wall showing 1-3 are read at all (TrayReader:
-    # not until its flat faces are measured, and only where they measure within `wall_window`)
-    wall_window: tuple[float, float] = (0.95, 1.15)  # a learnt top-face window within this
-    # shows a die leaning on the wall (geometry, the simulated tray: a leaning die's top measures
-    # 0.87-0.95 of a flat one's, or 1.17 and up with a side in it); a wider one, learnt where
-    # sides merge with the top (black dice: 0.71-1.11), cannot, and dice at the wall are refused
     top_face: tuple[float, float] = (0.96, 1.1)  # on the kiosk's tray, once its flat dice's
     # top face side is measured (reader.TrayReader), the face found must be this many times it
     # (geometry: seen from above, every flat top face lies in one plane parallel to the sensor,
@@ -205,7 +200,9 @@ class PhotoParams:
     square_layout: float = 1.05  # a 4, 5 or 6 laid out within this is flat however long its
     # face (types.Leaning): the face took in a side of the die's own colour, which perspective
     # shows beside a die off the picture's middle (geometry: a die leaning 20 degrees or more
-    # lays its pips out 1.064 long or more; JudgeParams.wall_layout)
+    # lays its pips out 1.064 long or more; PipParams.cocked_stretch)
+    paired_stretch: float = 1.2  # of two foreshortened faces edge to edge, one laid out this
+    # long shows a tilt (photo.one_die_twice; geometry: 34 degrees)
     face_of_pips: float = 2.0  # a face's corners lie this many times as far from its middle
     # as its pip places' corners (geometry: commercial dice lay their corner pips 0.25-0.3
     # face sides from the middle along each edge, the face edge 0.5; photo.uncut)

@@ -21,6 +21,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.face import kiosk_leaning
 from vision.layout import box_spots
 from vision.params import PARAMS, Params
 from vision.reading import RerollReason
@@ -35,11 +36,14 @@ def is_photo(calibration: Calibration | None) -> bool:
 
 
 def leaning_limits(calibration: Calibration | None, p: Params = PARAMS) -> Leaning:
-    """The face aspect and layout stretch above which a die is taken to lean, and the layout
-    square enough that a long face does not count (single photos only: see `Leaning`)."""
+    """Where a die is taken to lean (see `Leaning`). On the kiosk's tray, whose camera looks
+    straight down, by its pips (`pips.cocked_stretch`, `pips.cocked_pips`), however long its
+    face; in a single photo a hand-held camera's slant foreshortens flat dice and stretches
+    every pip, so there by its face and layout within the photo's limits, and a long face
+    counts for nothing only where a 4-6 lies within `photo.square_layout`."""
     if is_photo(calibration):
         return Leaning(p.photo.cocked_face, p.photo.cocked_stretch, p.photo.square_layout)
-    return Leaning(p.pips.cocked_face, p.pips.cocked_stretch)
+    return kiosk_leaning(p.pips)
 
 
 def one_die_twice(verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVerdict]:
@@ -54,7 +58,7 @@ def one_die_twice(verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVer
     for i, a in enumerate(slanted):
         for b in slanted[i + 1 :]:
             reach = p.photo.edge_to_edge * max(a.die.size, b.die.size)
-            tilted = max(a.pips.stretch, b.pips.stretch) > p.pips.cocked_stretch
+            tilted = max(a.pips.stretch, b.pips.stretch) > p.photo.paired_stretch
             apart = np.hypot(a.die.center[0] - b.die.center[0], a.die.center[1] - b.die.center[1])
             if tilted and apart < reach:
                 doubtful.update((id(a), id(b)))

@@ -153,12 +153,10 @@ class TrayReader:
     sides merge with their top; a real lens). The window is learnt once, from dice read
     before it applied, so that it cannot narrow itself, and only from dice lit as most of the
     tray is (relight.evenly_lit: a face in a sunbeam or a visitor's shadow measures otherwise,
-    and one such throw among the first could make the window too wide to read the wall).
-    A 4, 5 or 6 shows a tilt in its pips' layout and is judged by it alone (judge._leans);
-    a 1, 2 or 3 cannot, so until then one touching the wall is refused (it may lean there,
-    and no face is yet held to a size); after, only where the window learnt is narrow enough
-    to show a lean (`JudgeParams.wall_window`: black dice, whose faces take in their sides,
-    measure too loosely, and a black 1, 2 or 3 at the wall is always refused).
+    and one such throw among the first would make the window too wide to show a lean).
+    A die touching the wall, where dice lean, shows a tilt in its pips and is judged by them
+    from the first throw (judge._leans): a 4, 5 or 6 by their layout, a 1, 2 or 3 by their
+    shape (pip_shape.py).
 
     A camera knocked since calibration is followed (tray_shift.FollowedCamera): for each new
     rest of the dice (and each refused read) the picture's shift is measured on the tray's
@@ -187,11 +185,11 @@ class TrayReader:
         self._first: list[float] | None = []  # faces read before the window applies
         self._last: Roll | None = None  # the roll last learnt from
         self.camera = FollowedCamera(calibration)  # the camera's moves since calibration
-        self.params = _at_wall(params, False) if of_tray else params
+        self.params = params
         if of_tray and faces is not None:
             self._sizes.extend(faces.sizes)
             self._first = None
-            self.params = _learnt(self.params, faces.window)
+            self.params = _held_to(self.params, faces.window)
             self._learnt_size()
 
     @property
@@ -232,12 +230,6 @@ class TrayReader:
         is learnt from), which staff see; None once it is learnt, and on what is no tray."""
         learning = self._of_tray and self._first is not None
         return (len(self._first), LEARN_DICE) if learning else None
-
-    @property
-    def reads_wall(self) -> bool:
-        """Are dice touching the tray's wall showing 1-3 read (judged by their faces), or
-        thrown again? (4-6 show a lean in their layout, and are judged by it.)"""
-        return self.params.judge.wall_reads
 
     @property
     def face_size(self) -> float | None:
@@ -288,7 +280,7 @@ class TrayReader:
             self._first.extend(sizes)
             if len(self._first) >= LEARN_DICE:
                 first = np.asarray(self._first)
-                self.params = _learnt(_widened(self.params, first / np.median(first)))
+                self.params = _widened(self.params, first / np.median(first))
                 self._first = None
                 learnt = self.faces
                 if self.on_learnt is not None and learnt is not None:
@@ -305,15 +297,6 @@ def _widened(params: Params, ratios: np.ndarray) -> Params:
     return replace(params, judge=replace(params.judge, top_face=window))
 
 
-def _learnt(params: Params, window: tuple[float, float] | None = None) -> Params:
-    """params holding faces to the learnt window (`window`, else theirs), and reading dice at
-    the wall only where it is narrow enough to show a lean (`JudgeParams.wall_window`)."""
-    low, high = window or params.judge.top_face
-    least, most = params.judge.wall_window
-    reads = least <= low and high <= most
-    return replace(params, judge=replace(params.judge, top_face=(low, high), wall_reads=reads))
-
-
-def _at_wall(params: Params, reads: bool) -> Params:
-    """params with dice touching the wall read (judged by their faces) or refused."""
-    return replace(params, judge=replace(params.judge, wall_reads=reads))
+def _held_to(params: Params, window: tuple[float, float]) -> Params:
+    """params holding faces to a window learnt before (times the faces' median)."""
+    return replace(params, judge=replace(params.judge, top_face=window))

@@ -1,8 +1,8 @@
 """What the kiosk's reader learnt of its tray's flat top faces, kept beside the calibration.
 
 `TrayReader` learns the size of a flat die's top face and how closely this camera measures it
-from the first 30 dice it reads; until then it refuses every 1, 2 or 3 at the tray's wall (a
-4, 5 or 6 shows a lean in its pips' layout). Kept in
+from the first 30 dice it reads, and from then on holds every face to that size: a leaning die's
+top is foreshortened, or found with a side in it. Kept in
 `tray-faces.json` in the calibration's directory, that knowledge survives a restart, and a new
 calibration (`Calibration.save`) deletes it. A missing or damaged file is learnt again, never
 an error: `load_faces` returns None and says why in the log.
@@ -26,8 +26,7 @@ VERSION = 1
 @dataclass(frozen=True, slots=True)
 class TrayFaces:
     """sizes: the last top faces read (px, newest last); window: the face a die may show, as
-    times their median (JudgeParams.top_face, as learnt; whether dice at the wall showing 1-3
-    are read follows from it, `JudgeParams.wall_window`)."""
+    times their median (JudgeParams.top_face, as learnt)."""
 
     sizes: tuple[float, ...]
     window: tuple[float, float]

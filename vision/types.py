@@ -33,12 +33,14 @@ class Candidate:
 class Leaning(NamedTuple):
     """Where the geometric reading takes a die to lean: a top face found longer than `face`
     times its width, or a pip layout squashed more than `stretch`. A 4, 5 or 6 laid out within
-    `square` is judged by its layout alone (1.0: never): its long face took in a side of its
-    own colour, which a hand-held camera's perspective shows beside a flat die."""
+    `square`, a 1, 2 or 3 whose pips look within `round` (pip_shape.py), is judged by its pips
+    alone (1.0: never): its long face took in a side of its own colour, which perspective shows
+    beside a flat die away from the picture's middle."""
 
     face: float
     stretch: float
     square: float = 1.0
+    round: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +50,9 @@ class PipReading:
     value: 1..6, or None with `reason` and `detail`; confidence: 0..1 margin to the fit's
     limits; face: the top face found (None if none); spots: pip-like spots counted;
     pips: where the pips read lie (frame px); stretch: how much the fitted pip layout is
-    squashed along one axis (1: seen square-on; 4, 5 and 6 pips show it).
+    squashed along one axis (1: seen square-on; 4, 5 and 6 pips show it); pip_stretch: how
+    much longer one way than the other the pips themselves look (pip_shape.py; measured on
+    the kiosk's tray on dice showing 1-3 against its wall or on a face found long, else None).
     """
 
     value: int | None
@@ -59,6 +63,7 @@ class PipReading:
     spots: int = 0
     pips: tuple[tuple[float, float], ...] = ()
     stretch: float = 1.0
+    pip_stretch: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,8 +116,8 @@ def test_a_sunbeam_across_the_tray_is_not_taken_for_something_on_it() -> None:
 def test_faces_are_learnt_in_the_trays_own_light_not_in_a_sunbeam() -> None:
     """A sunbeam across the tray in every other throw while the top-face window is learnt
     (red dice, sim_tray_eval.py --sunbeams, seed 5): faces measured in it are left out of the
-    window, which then comes out narrow enough to read dice at the wall (learnt from every
-    face, it was 0.943-1.1 and every 1, 2 or 3 at the wall was refused from then on)."""
+    window, which then comes out narrow enough to tell a leaning die's foreshortened top
+    (0.87-0.95 of a flat one's; learnt from every face, it was 0.943-1.1)."""
     from hardware.sim.scene import sunbeam
 
     tray, clock, calibration = make_rig(seed=5, die_colour="#b02020", pip_colour="#f0f0f0")
@@ -131,7 +131,8 @@ def test_faces_are_learnt_in_the_trays_own_light_not_in_a_sunbeam() -> None:
         if read.faces is not None:
             break
     assert read.faces is not None, "the window was not learnt in 40 throws"
-    assert read.reads_wall, f"window learnt {read.faces.window}"
+    low, high = read.faces.window
+    assert low >= 0.95 and high <= 1.15, f"window learnt {read.faces.window}"
 
 
 @pytest.mark.parametrize("hazard", [Hazard.COCKED, Hazard.OUTSIDE, Hazard.STACKED])
@@ -262,11 +263,9 @@ def test_black_dice_leaning_are_rerolled(seed: int) -> None:
 
 def test_black_dice_lying_alone_are_read() -> None:
     """A black die's face found takes in the sides perspective shows (of its colour): too oblong
-    for a flat top, yet a die lying alone on the floor has nothing to lean on. Ordinary throws
-    of black dice are read right (the reader that refused them read 17 of 30 here), never wrong.
-    Those that come to rest against the wall showing 1, 2 or 3 are refused: there a die may
-    lean, and a black die's face cannot show it (24 of 30 read, the rest refused as `cocked`;
-    18 while every black die at the wall was refused, 4-6 too)."""
+    for a flat top, yet its pips show it lies flat (a 4-6's layout square, a 1-3's pips round),
+    and at the wall too. Ordinary throws of black dice are read right (29 of 30 here; 24 while
+    such faces were taken for leaning dice, 17 before that), never wrong."""
     tray, clock, calibration = make_rig(seed=5, die_colour="#1a1a1a", pip_colour="#f2f2f2")
     read = reader.TrayReader(calibration)
     right = 0
@@ -275,17 +274,20 @@ def test_black_dice_lying_alone_are_read() -> None:
         if roll.ok:
             assert sorted(roll.values) == sorted(tray.last_values)
             right += 1
-    assert right >= 15, f"only {right} of 30 ordinary throws of black dice read"
+    assert right >= 27, f"only {right} of 30 ordinary throws of black dice read"
 
 
-def test_dice_at_the_wall_showing_four_to_six_are_read_from_the_first_throw() -> None:
-    """A 4, 5 or 6 shows a tilt in its pips' layout, so at the wall it is read before any face
-    is measured, even a black die's, whose face takes in its sides; a 1, 2 or 3 there waits for
-    faces measured closely enough (black dice's never are)."""
+def test_dice_at_the_wall_are_read_from_the_first_throw() -> None:
+    """A die at the wall shows a tilt in its pips, so it is read there before any face is
+    measured, even a black die's, whose face takes in its sides: a 4, 5 or 6 by its pips'
+    layout, a 1, 2 or 3 by their shape (vision/pip_shape.py); before, a 1, 2 or 3 waited for
+    faces measured closely enough, which black dice's never are."""
     tray, clock, calibration = make_rig(seed=5, die_colour="#1a1a1a", pip_colour="#f2f2f2")
     read = reader.TrayReader(calibration)
     at_wall: Counter[tuple[bool, bool]] = Counter()  # (shows 4-6, read)
-    for _ in range(20):
+    for _ in range(40):
+        if read.face_size is not None:
+            break  # all of it before the top-face window is learnt
         frame = settled_frame(tray, clock)
         seen = reader.inspect(
             frame, calibration=read.calibration, params=read.params, face_size=read.face_size
@@ -296,8 +298,8 @@ def test_dice_at_the_wall_showing_four_to_six_are_read_from_the_first_throw() ->
         for v in seen:
             if v.candidate.at_wall and v.pips is not None and v.pips.value is not None:
                 at_wall[(v.pips.value >= 4, v.die is not None)] += 1
-    assert at_wall[(True, True)] >= 3, at_wall
-    assert at_wall[(False, True)] == 0, at_wall
+    assert at_wall[(True, True)] >= 2, at_wall  # of the first ten throws or so
+    assert at_wall[(False, True)] >= 2, at_wall
 
 
 def _cocked_announced(seed: int, die: str, pip: str, params) -> list[tuple[int, ...]]:
@@ -322,43 +324,32 @@ def test_dice_leaning_on_the_rim_are_refused_by_their_top_face_size(seed, colour
     assert _cocked_announced(seed, *colours, reader.PARAMS) == []
 
 
-def test_without_the_top_face_size_a_die_leaning_on_the_rim_is_announced() -> None:
-    """What the top-face window prevents: the same throws, the window opened (and dice at the
-    wall read whatever window is learnt), announce one."""
+def _opened(pip_shape: bool):
+    """The kiosk's parameters with the top-face window opened, and without the pips' shape
+    where `pip_shape` is False."""
     from dataclasses import replace
 
     params = reader.PARAMS
-    anything = (0.0, float("inf"))
-    opened = replace(params, judge=replace(params.judge, top_face=anything, wall_window=anything))
-    assert _cocked_announced(4, "#efe8d8", "#1c1814", opened)
+    judge = replace(params.judge, top_face=(0.0, float("inf")))
+    pips = params.pips if pip_shape else replace(params.pips, cocked_pips=float("inf"))
+    return replace(params, judge=judge, pips=pips)
 
 
-@pytest.mark.parametrize(
-    ("colours", "reads_wall"),
-    [
-        (("#efe8d8", "#1c1814"), True),
-        (("#2040a0", "#f0f0f0"), True),
-        (("#1a1a1a", "#f2f2f2"), False),
-    ],
-)
-def test_the_wall_is_read_once_flat_faces_measure_closely_enough(colours, reads_wall) -> None:
-    """A fresh TrayReader refuses every die at the wall; once it has measured 30 flat faces it
-    reads them there only if those faces measure within `judge.wall_window` (ivory and blue
-    dice do; black dice, whose faces take in their sides, do not)."""
-    tray, clock, calibration = make_rig(seed=3, die_colour=colours[0], pip_colour=colours[1])
-    read = reader.TrayReader(calibration)
-    assert not read.params.judge.wall_reads
-    for _ in range(40):
-        read(settled_frame(tray, clock))
-        if read.face_size is not None:
-            break
-    assert read.face_size is not None, "the window was not learnt in 40 throws"
-    assert read.params.judge.wall_reads is reads_wall
+def test_without_the_top_face_size_nor_the_pips_shape_a_leaning_die_is_announced() -> None:
+    """What the two prevent: the same throws, the window opened and the pips' shape ignored,
+    announce a die leaning on the rim."""
+    assert _cocked_announced(4, "#efe8d8", "#1c1814", _opened(pip_shape=False))
+
+
+def test_the_pips_shape_alone_refuses_a_die_leaning_on_the_rim() -> None:
+    """A 1, 2 or 3 leaning on the rim shows its pips 1/cos(tilt) long (vision/pip_shape.py):
+    with the top-face window opened, the pips' shape still refuses every leaning die."""
+    assert _cocked_announced(4, "#efe8d8", "#1c1814", _opened(pip_shape=True)) == []
 
 
 def test_what_the_reader_learns_is_handed_over_once_and_a_restart_starts_from_it() -> None:
     """The kiosk keeps the faces learnt beside its calibration (vision/tray_faces.py): a reader
-    started from them reads dice at the wall from its first throw."""
+    started from them holds every face to the window learnt from its first throw."""
     tray, clock, calibration = make_rig(seed=3)
     told = []
     read = reader.TrayReader(calibration, on_learnt=told.append)
@@ -371,7 +362,6 @@ def test_what_the_reader_learns_is_handed_over_once_and_a_restart_starts_from_it
         read(settled_frame(tray, clock))
     assert len(told) == 1
     restarted = reader.TrayReader(calibration, faces=told[0])
-    assert restarted.params.judge.wall_reads
     assert restarted.params.judge.top_face == read.params.judge.top_face
     assert restarted.face_size == pytest.approx(float(np.median(told[0].sizes)))
 

@@ -44,30 +44,16 @@ def test_faces_measured_loosely_widen_the_window_and_exact_ones_keep_it():
     assert low < PARAMS.judge.top_face[0] and high > PARAMS.judge.top_face[1]
 
 
-def _at_wall(params, value: int = 3):
+def test_a_die_at_the_wall_whose_pips_were_not_measured_is_refused():
+    """A 1, 2 or 3 against the wall has no layout to show a tilt; where its pips' shape could
+    not be measured either (pips too faint), nothing tells it does not lean there."""
     face = Face(centre=(100.0, 100.0), side=50.0, angle=0.0, aspect=1.0, share=0.8)
-    pips = PipReading(value, 0.9, face, None, "", value, ((100.0, 100.0),))
-    candidate = Candidate((100.0, 100.0), 64.0, 0.9, at_wall=True)
-    return judge_die(candidate, pips, FaceGuess(value, 0.99, 0.99), params, 50.0)
-
-
-def test_a_flat_looking_die_at_the_wall_is_read_where_the_tray_reads_the_wall():
-    assert _at_wall(PARAMS).die is not None
-
-
-def test_a_die_at_the_wall_is_refused_where_the_tray_cannot_tell_a_lean():
-    from dataclasses import replace
-
-    refusing = replace(PARAMS, judge=replace(PARAMS.judge, wall_reads=False))
-    verdict = _at_wall(refusing)
-    assert verdict.die is None and verdict.reason is RerollReason.COCKED
-    away = judge_die(
-        Candidate((100.0, 100.0), 64.0, 0.9),
-        _at_wall(PARAMS).pips,
-        FaceGuess(3, 0.99, 0.99),
-        refusing,
-        50.0,
-    )
+    pips = PipReading(3, 0.9, face, None, "", 3, ((100.0, 100.0),))
+    guess = FaceGuess(3, 0.99, 0.99)
+    at_wall = judge_die(Candidate((100.0, 100.0), 64.0, 0.9, at_wall=True), pips, guess)
+    assert at_wall.die is None and at_wall.reason is RerollReason.COCKED
+    assert "could not be measured" in at_wall.detail
+    away = judge_die(Candidate((100.0, 100.0), 64.0, 0.9), pips, guess, PARAMS, 50.0)
     assert away.die is not None  # only the wall's dice
 
 
@@ -81,16 +67,11 @@ def _laid_out(value: int, stretch: float, face_side: float, params, face_size=No
 
 
 @pytest.mark.parametrize("value", [4, 5, 6])
-def test_pips_laid_out_square_show_a_die_at_the_wall_lies_flat(value):
-    """A 4, 5 or 6 shows a tilt in its pips' layout whatever its face measures: read at the
-    wall on a tray that cannot yet tell a lean by faces, its face oblong and oversized."""
-    from dataclasses import replace
-
-    fresh = replace(PARAMS, judge=replace(PARAMS.judge, wall_reads=False))
-    assert _laid_out(value, 1.01, 60.0, fresh).die is not None
+def test_a_die_at_the_wall_read_flat_by_its_pips_is_announced(value):
+    """Its pips read it flat (face.kiosk_leaning): announced at the wall before any face size
+    is learnt, its face oblong and oversized (a dark die's face found with a side in it)."""
+    assert _laid_out(value, 1.01, 60.0, PARAMS).die is not None
     assert _laid_out(value, 1.01, 51.0, PARAMS, face_size=50.0).die is not None
-    leaning = _laid_out(value, 1.12, 50.0, PARAMS, face_size=50.0)
-    assert leaning.die is None and leaning.reason is RerollReason.COCKED
 
 
 @pytest.mark.parametrize("value", [4, 5, 6])
@@ -104,27 +85,29 @@ def test_once_faces_are_held_to_a_size_a_square_layout_at_the_wall_is_held_to_it
     assert "top face" in tipped.detail
 
 
+def _pips_seen(value: int, pip_stretch: float | None, params, face_size=None, at_wall=True):
+    """A 1, 2 or 3 whose pips look `pip_stretch` long, on a face 1.2 long (a dark die's face
+    found with a side in it)."""
+    face = Face(centre=(100.0, 100.0), side=50.0, angle=0.0, aspect=1.2, share=0.8)
+    pips = PipReading(value, 0.9, face, None, "", value, ((100.0, 100.0),), 1.0, pip_stretch)
+    candidate = Candidate((100.0, 100.0), 64.0, 0.9, at_wall=at_wall)
+    return judge_die(candidate, pips, FaceGuess(value, 0.99, 0.99), params, face_size)
+
+
 @pytest.mark.parametrize("value", [1, 2, 3])
-def test_a_face_with_no_layout_to_show_a_tilt_is_judged_by_its_face(value):
-    """A 1, 2 or 3 lays out in one direction at most: its face decides, and where the tray
-    cannot yet tell a lean by faces it is refused at the wall."""
-    from dataclasses import replace
-
-    fresh = replace(PARAMS, judge=replace(PARAMS.judge, wall_reads=False))
-    assert _laid_out(value, 1.0, 50.0, fresh).reason is RerollReason.COCKED
-    assert _laid_out(value, 1.0, 50.0, PARAMS, face_size=50.0).reason is RerollReason.COCKED
+def test_round_pips_show_a_die_at_the_wall_lies_flat(value):
+    """A 1, 2 or 3 has no layout to show a tilt, but its pips do (pip_shape.py): measured
+    round, it is read at the wall before any face size is learnt, its face oblong (a dark
+    die's face found with a side in it), and after."""
+    assert _pips_seen(value, 1.02, PARAMS).die is not None
+    assert _pips_seen(value, 1.02, PARAMS, face_size=50.0).die is not None
 
 
-def test_away_from_the_wall_a_layout_stretched_by_an_askew_camera_is_read():
-    """A camera looking at the tray a little askew stretches every layout; away from the wall
-    a die is held to the tray's face window, which such a camera widens, not to its layout."""
-    face = Face(centre=(100.0, 100.0), side=50.0, angle=0.0, aspect=1.04, share=0.8)
-    pips = PipReading(5, 0.9, face, None, "", 5, ((100.0, 100.0),), 1.09)
-    guess = FaceGuess(5, 0.99, 0.99)
-    away = judge_die(Candidate((100.0, 100.0), 64.0, 0.9), pips, guess, PARAMS, 50.0)
-    assert away.die is not None
-    at_wall = Candidate((100.0, 100.0), 64.0, 0.9, at_wall=True)
-    assert judge_die(at_wall, pips, guess, PARAMS, 50.0).reason is RerollReason.COCKED
+def test_round_pips_do_not_excuse_a_face_of_the_wrong_size():
+    """Once the tray's faces are measured, a face far from their size leans whatever its pips
+    look like: a die tipped far over shows a side nearly square to the camera."""
+    small = _pips_seen(2, 1.0, PARAMS, face_size=62.0)
+    assert small.die is None and "top face" in small.detail
 
 
 @pytest.mark.parametrize(("count", "said"), [(1, "1 die, expected 3"), (2, "2 dice, expected 3")])

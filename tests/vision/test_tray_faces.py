@@ -58,14 +58,11 @@ def test_a_new_calibration_forgets_the_faces_learnt_on_the_old(tmp_path):
 def test_a_reader_given_faces_starts_learnt():
     fresh = TrayReader(_calibration())
     assert fresh.faces is None and fresh.face_size is None
-    assert not fresh.params.judge.wall_reads  # the wall refused until the faces are learnt
     told = TrayReader(_calibration(), faces=LEARNT)
     assert told.faces == LEARNT
     assert told.face_size == pytest.approx(62.0)
+    assert told.params.judge.top_face == LEARNT.window  # faces held to it from the start
     assert told.calibration.die_size == pytest.approx(62.0)  # the finder's scale, too
-    assert told.params.judge.wall_reads
-    loose = TrayFaces(LEARNT.sizes, (0.8, 1.2))  # the wall follows from the window
-    assert not TrayReader(_calibration(), faces=loose).params.judge.wall_reads
 
 
 def test_a_single_photo_reader_takes_no_tray_faces():

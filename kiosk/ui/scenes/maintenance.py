@@ -325,11 +325,11 @@ class Maintenance(Scene):
             style = theme.STAFF_STATUS
             box = (292, 104, 486, 36)
             draw.paragraph(surface, layout, camera, box, style.size, style.face, style.color)
-        wall = self.wall_state()
-        if wall:  # wrapped on two lines rather than shrunk to one: the longest is French
+        faces = self.faces_state()
+        if faces:  # wrapped on two lines rather than shrunk to one: the longest is French
             style = theme.STAFF_STATUS
             box = (292, 326, 486, 36)
-            draw.paragraph(surface, layout, wall, box, style.size, style.face, style.color)
+            draw.paragraph(surface, layout, faces, box, style.size, style.face, style.color)
 
     def _reader(self):
         """The kiosk's reader on its calibrated tray, or None (no tray calibrated, or a worker
@@ -338,10 +338,10 @@ class Maintenance(Scene):
         reader = getattr(watcher, "reader", None)
         return None if self.kiosk.calibration is None else reader
 
-    def wall_state(self) -> str:
-        """What the reader has learnt of dice at the tray's wall, for the staff ("" on no
-        calibrated tray): until it has, every 1, 2 or 3 touching the wall is thrown again."""
-        return reader_status.wall_state(self._reader(), self.tr)
+    def faces_state(self) -> str:
+        """What the reader has learnt of the dice's top faces, for the staff ("" on no
+        calibrated tray)."""
+        return reader_status.faces_state(self._reader(), self.tr)
 
     def camera_state(self) -> str:
         """Has the camera moved since calibration, for the staff ("" where it has not)."""

@@ -1,5 +1,5 @@
 """What the maintenance screen's camera tools tell staff of the kiosk's reader
-(vision.reader.TrayReader): what it has learnt of dice at the tray's wall, and whether the
+(vision.reader.TrayReader): what it has learnt of the dice's top faces, and whether the
 camera has moved since calibration (vision.tray_shift.FollowedCamera). Pure: a reader and the
 translator in, a sentence out ("" where there is nothing to say)."""
 
@@ -7,14 +7,9 @@ from __future__ import annotations
 
 from kiosk.i18n import N_, Translator
 
-# What the reader has learnt of the dice at the tray's wall (vision.reader.TrayReader).
-WALL_LEARNING = N_(
-    "Dice at the wall showing 1, 2 or 3: learning their faces ({n} of {total} dice read)."
-)
-WALL_READ = N_("Dice at the wall: read.")
-WALL_REFUSED = N_(
-    "Dice at the wall showing 1, 2 or 3: always thrown again (these dice's faces measure loosely)."
-)
+# What the reader has learnt of the dice's top faces (vision.reader.TrayReader).
+FACES_LEARNING = N_("Learning the size of the dice's top faces ({n} of {total} dice read).")
+FACES_LEARNT = N_("The dice's top faces measure {px} px a side.")
 # Where the camera is against the calibration (vision.tray_shift.FollowedCamera).
 CAMERA_FOLLOWED = N_(
     "The camera has moved ({dx:+d}, {dy:+d}) px since calibration; the reader follows it. "
@@ -29,15 +24,17 @@ CAMERA_LOST = N_(
 )
 
 
-def wall_state(reader: object, tr: Translator) -> str:
-    """Until the reader has learnt the tray's flat faces, every 1, 2 or 3 touching the wall is
-    thrown again; after, it is read, or always thrown again where the faces measure loosely."""
+def faces_state(reader: object, tr: Translator) -> str:
+    """How far the reader has learnt the size of the tray's flat top faces, to which it then
+    holds every face (a leaning die's is not of that size), and what it measured: a size far
+    from the dice's tells staff the camera or the calibration is not what they think."""
     if reader is None or not hasattr(reader, "learning"):
         return ""
     if reader.learning is not None:
         read, needed = reader.learning
-        return tr(WALL_LEARNING).format(n=read, total=needed)
-    return tr(WALL_READ if reader.reads_wall else WALL_REFUSED)
+        return tr(FACES_LEARNING).format(n=read, total=needed)
+    size = getattr(reader, "face_size", None)
+    return "" if size is None else tr(FACES_LEARNT).format(px=round(size))
 
 
 def camera_state(reader: object, tr: Translator) -> str:

@@ -1,0 +1,101 @@
+"""How round a face's pips look: a leaning die's pips are ellipses.
+
+A pip is a circle on its face. Seen by a pinhole camera whose sensor is parallel to the tray,
+a flat face shows it round wherever the die lies; a face tilted by an angle t shows it 1/cos t
+longer one way than the other (20 degrees: 1.064). A 4, 5 or 6 shows a tilt in its layout
+(faces.py, `stretch`); a 1, 2 or 3 lays its pips out on a line, so only the pips' own shape
+shows it. The kiosk's judge asks this of dice showing 1-3 against the wall, where dice lean.
+
+Contract: `pip_stretch(frame, pips, radius) -> float | None`. frame BGR uint8 (h, w, 3); pips
+the pip centres read (frame px); radius a pip's radius (frame px). Each pip's outline is
+taken at half its contrast to the face around it (Lab distance from a plane of colour fitted
+over a ring around the pip, so that a sheen's gradient does not move it; on a copy enlarged UPSCALE
+times with cubic interpolation, so the outline falls between pixels), and its length the
+square root of the ratio of its second moments' larger eigenvalue to the smaller (1: round).
+The answer is the roundest pip's: a tilt stretches every pip of a face alike, a glint or a
+fleck beside one pip stretches that one. None where no pip stands out from the face around
+it by MIN_CONTRAST.
+Cost: one window of about 3.4 pip radii a side per pip.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+UPSCALE = 4  # the window is enlarged this many times before its outline is taken
+RING = (1.6, 2.0)  # pip radii: the face around a pip, clear of its rim and its neighbours
+# (geometry: the nearest pips of a 2 or 3 lie about 4 pip radii apart, diagonally)
+CORE = 0.5  # pip radii: the pip's own colour, clear of its anti-aliased rim
+MIN_CONTRAST = 10.0  # Lab distance: a pip standing out less is not measured
+
+
+def pip_stretch(
+    frame: np.ndarray, pips: tuple[tuple[float, float], ...], radius: float
+) -> float | None:
+    """How much longer one way than the other the roundest pip looks (1: round), or None."""
+    shapes = [s for s in (_shape(frame, centre, radius) for centre in pips) if s is not None]
+    if not shapes:
+        return None
+    return min(_length(s) for s in shapes)
+
+
+def _length(moments: np.ndarray) -> float:
+    """How much longer one way than the other a shape of these second moments is."""
+    eigen = np.linalg.eigvalsh(moments)
+    return float(np.sqrt(eigen[1] / max(eigen[0], 1e-9)))
+
+
+def _shape(frame: np.ndarray, centre: tuple[float, float], radius: float) -> np.ndarray | None:
+    """One pip's second moments (2x2, trace 1) at half its contrast, or None. Measured twice:
+    the second time centred on the outline the first found (a pip read a pixel off its centre
+    takes its own rim into the ring on one side)."""
+    if radius < 1.0:
+        return None
+    found = _outline(frame, centre, radius)
+    if found is None:
+        return None
+    again = _outline(frame, found[1], radius)
+    moments = (again or found)[0]
+    trace = float(np.trace(moments))
+    return moments / trace if trace > 0 else None
+
+
+def _outline(
+    frame: np.ndarray, centre: tuple[float, float], radius: float
+) -> tuple[np.ndarray, tuple[float, float]] | None:
+    """The second moments (2x2, px squared) and centre (frame px) of the pip's outline at
+    half its contrast to the face around it, in a window about `centre`; None where no pip
+    stands out there."""
+    half = int(np.ceil(RING[1] * radius)) + 2
+    side = 2 * half + 1
+    window = cv2.getRectSubPix(frame, (side, side), (float(centre[0]), float(centre[1])))
+    lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32)
+    y, x = np.mgrid[-half : half + 1, -half : half + 1]
+    r = np.hypot(x, y) / radius
+    ring = (r > RING[0]) & (r <= RING[1])
+    core = r <= CORE
+    if ring.sum() < 8 or not core.any():
+        return None
+    # the face around the pip as a plane of colour over the ring: a sheen or a lamp's fall-off
+    # lights one side of a pip more than the other, which would move its outline
+    basis = np.stack([np.ones_like(r), x / radius, y / radius], axis=-1)
+    plane, *_ = np.linalg.lstsq(basis[ring], lab[ring], rcond=None)
+    distance = np.sqrt(((lab - basis @ plane) ** 2).sum(axis=2))
+    inside, outside = float(np.median(distance[core])), float(np.median(distance[ring]))
+    if inside - outside < MIN_CONTRAST:
+        return None
+    big = cv2.resize(distance, None, fx=UPSCALE, fy=UPSCALE, interpolation=cv2.INTER_CUBIC)
+    _, labels = cv2.connectedComponents((big > (inside + outside) / 2).astype(np.uint8))
+    own = labels[big.shape[0] // 2, big.shape[1] // 2]
+    if own == 0:
+        return None
+    m = cv2.moments((labels == own).astype(np.uint8), True)
+    if m["m00"] <= 0:
+        return None
+    moments = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / m["m00"] / UPSCALE**2
+    # the enlarged copy's pixel k covers the window's k / UPSCALE - (UPSCALE - 1) / (2 UPSCALE)
+    shift = (UPSCALE - 1) / (2 * UPSCALE)
+    mx = m["m10"] / m["m00"] / UPSCALE - shift - half
+    my = m["m01"] / m["m00"] / UPSCALE - shift - half
+    return moments, (float(centre[0]) + mx, float(centre[1]) + my)
