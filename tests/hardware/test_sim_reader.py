@@ -278,28 +278,24 @@ def test_black_dice_lying_alone_are_read() -> None:
 
 
 def test_dice_at_the_wall_are_read_from_the_first_throw() -> None:
-    """A die at the wall shows a tilt in its pips, so it is read there before any face is
-    measured, even a black die's, whose face takes in its sides: a 4, 5 or 6 by its pips'
-    layout, a 1, 2 or 3 by their shape (vision/pip_shape.py); before, a 1, 2 or 3 waited for
-    faces measured closely enough, which black dice's never are."""
+    """A die at the wall shows a tilt in its pips, so it is read there by a fresh reader, before
+    any face is measured, even a black die's, whose face takes in its sides: a 4, 5 or 6 by its
+    pips' layout, a 1, 2 or 3 by their shape (vision/pip_shape.py); before, a 1, 2 or 3 waited
+    for faces measured closely enough, which black dice's never are."""
     tray, clock, calibration = make_rig(seed=5, die_colour="#1a1a1a", pip_colour="#f2f2f2")
-    read = reader.TrayReader(calibration)
     at_wall: Counter[tuple[bool, bool]] = Counter()  # (shows 4-6, read)
-    for _ in range(40):
-        if read.face_size is not None:
-            break  # all of it before the top-face window is learnt
+    for _ in range(20):
+        read = reader.TrayReader(calibration)  # each throw the first a new reader sees
         frame = settled_frame(tray, clock)
-        seen = reader.inspect(
-            frame, calibration=read.calibration, params=read.params, face_size=read.face_size
-        )[1]
+        seen = reader.inspect(frame, calibration=read.calibration, params=read.params)[1]
         roll = read(frame)
         if roll.ok:
             assert sorted(roll.values) == sorted(tray.last_values)
         for v in seen:
             if v.candidate.at_wall and v.pips is not None and v.pips.value is not None:
                 at_wall[(v.pips.value >= 4, v.die is not None)] += 1
-    assert at_wall[(True, True)] >= 2, at_wall  # of the first ten throws or so
-    assert at_wall[(False, True)] >= 2, at_wall
+    assert at_wall[(True, True)] >= 3, at_wall
+    assert at_wall[(False, True)] >= 3, at_wall
 
 
 def _cocked_announced(seed: int, die: str, pip: str, params) -> list[tuple[int, ...]]:

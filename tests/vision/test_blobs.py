@@ -15,7 +15,7 @@ from vision.face import read_pips
 from vision.params import PARAMS
 from vision.pips import blob_patch, face_patch, face_patch_of
 from vision.top_face import Face
-from vision.types import Candidate
+from vision.types import Candidate, Leaning
 
 BLUE = Style(body=(150, 70, 20), pip=(40, 40, 210), tray=(200, 205, 210))
 VEINS = ((20, 20, 20), (230, 230, 230), (90, 60, 150))  # dark, light, purple
@@ -24,15 +24,19 @@ VEINS = ((20, 20, 20), (230, 230, 230), (90, 60, 150))  # dark, light, purple
 @functools.lru_cache(maxsize=4)
 def _veined_readings(blobs: bool) -> tuple[tuple[int, int | None], ...]:
     """(value, read) for veined blue dice with red pips: every value, three turns, two sizes,
-    three vein colours, two veinings."""
+    three vein colours, two veinings; the pips sought, the die's lean judged only by a face or
+    layout far from square (a vein that touches a pip moves and stretches it, which on the
+    kiosk's tray is a leaning die's: test_veins_that_touch_pips_make_a_1_2_or_3_look_leaning)."""
     p = replace(PARAMS.pips, blobs=blobs)
+    far = Leaning(p.cocked_face, 1.2)
     out = []
     for value, angle, side, colour, seed in itertools.product(
         range(1, 7), (0.0, 20.0, 45.0), (40.0, 60.0), VEINS, range(2)
     ):
         frame = scene([DrawnDie(value, (320.0, 240.0), side, angle)], BLUE)
         frame = veined(frame, (320.0, 240.0), side, 10 * seed + value, colour)
-        out.append((value, read_pips(frame, Candidate((320.0, 240.0), side, 0.9), p).value))
+        candidate = Candidate((320.0, 240.0), side, 0.9)
+        out.append((value, read_pips(frame, candidate, p, far).value))
     return tuple(out)
 
 
@@ -72,3 +76,21 @@ def test_the_response_reads_a_pip_in_colour_distance_units():
     frame, face = _face_with(lambda f: cv2.line(f, (80, 100), (120, 100), (100, 100, 100), 9))
     streak = blob_patch(face_patch_of(frame, face, p), -1, p).distance[middle, middle]
     assert streak < 0.8 * pip
+
+
+def test_veins_that_touch_pips_make_a_1_2_or_3_look_leaning():
+    """A known weakness of judging a 1, 2 or 3 by its pips' shape (pip_shape.py): a vein that
+    touches a pip joins its outline, and the pip looks long. On the kiosk's tray such dice are
+    refused as leaning (never read wrong): of the veined 1s, 2s and 3s read with the lean left
+    out, about half are refused."""
+    readings = []
+    for value, angle, side, colour, seed in itertools.product(
+        range(1, 4), (0.0, 20.0, 45.0), (40.0, 60.0), VEINS, range(2)
+    ):
+        frame = scene([DrawnDie(value, (320.0, 240.0), side, angle)], BLUE)
+        frame = veined(frame, (320.0, 240.0), side, 10 * seed + value, colour)
+        readings.append((value, read_pips(frame, Candidate((320.0, 240.0), side, 0.9))))
+    read = [(v, r) for v, r in readings if r.value is not None]
+    assert all(r.value == v for v, r in read)
+    seen_long = [r for _, r in readings if r.detail.startswith("the pips of")]
+    assert len(read) >= 0.3 * len(readings) and len(seen_long) >= 0.2 * len(readings)
