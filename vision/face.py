@@ -372,7 +372,8 @@ def read_pips(
     if fit.value >= 4 and fit.stretch > lean.stretch:
         return refuse(RerollReason.COCKED, f"a {fit.value} laid out {fit.stretch:.2f} long")
     if lean.round > 1 and shape is not None and shape > lean.round:
-        return refuse(RerollReason.COCKED, f"the pips of a {fit.value} seen {shape:.2f} long")
+        why = f"the pips of a {fit.value} seen {shape:.2f} long"
+        return PipReading(None, 0.0, face, RerollReason.COCKED, why, n, pip_stretch=shape)
     if leans:
         return refuse(RerollReason.COCKED, f"a {fit.value} on a face {face.aspect:.2f} long")
     return PipReading(fit.value, confidence(fit, p), face, None, "", n, pips, fit.stretch, shape)

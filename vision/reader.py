@@ -135,6 +135,7 @@ def read_roll(
 
 LEARN_DICE = 30  # a learnt die size is the median top face of the last this many dice read
 SPREAD = 4.0  # ...and a face found within this many deviations of the faces measured is flat
+PIP_SHAPES = 10  # TrayReader.pip_shape: said once this many dice showing 1-3 are read
 SAME = 0.5  # dice read within this many die sizes of those last learnt from, with their values,
 # are that rest again (vote.same_dice)
 
@@ -182,6 +183,8 @@ class TrayReader:
         of_tray = self._of_tray
         self._learn = of_tray and calibration is not None and calibration.die_size is None
         self._sizes: deque[float] = deque(maxlen=LEARN_DICE)
+        self._shapes: deque[float] = deque(maxlen=LEARN_DICE)  # pips of the dice read (1-3)
+        self._seen_pips: list[float] = []  # ...of the dice the last read read
         self._first: list[float] | None = []  # faces read before the window applies
         self._last: Roll | None = None  # the roll last learnt from
         self.camera = FollowedCamera(calibration)  # the camera's moves since calibration
@@ -209,6 +212,7 @@ class TrayReader:
         other = copy(self)
         other.expect = expect
         other._sizes = deque(self._sizes, maxlen=LEARN_DICE)
+        other._shapes = deque(self._shapes, maxlen=LEARN_DICE)
         other._first = None if self._first is None else list(self._first)
         return other
 
@@ -256,19 +260,43 @@ class TrayReader:
         return roll
 
     def _read(self, frame: np.ndarray) -> Roll:
-        return read_roll(
+        roll, verdicts = inspect(
             frame,
             expect=self.expect,
             calibration=self.calibration,
             params=self.params,
             face_size=self.face_size,
         )
+        sure = self.params.classify.sure  # a flat 1-3 to the classifier, read or refused
+        self._seen_pips = [
+            v.pips.pip_stretch
+            for v in verdicts
+            if v.pips is not None
+            and v.pips.pip_stretch is not None
+            and v.guess is not None
+            and v.guess.value in (1, 2, 3)
+            and v.guess.p >= sure
+        ]
+        return roll
+
+    @property
+    def pip_shape(self) -> float | None:
+        """How long the pips of the dice seen here look, the median of the last LEARN_DICE
+        dice the classifier surely sees showing a flat 1-3, read or refused (1: round); None
+        before PIP_SHAPES of them are seen. Flat dice's
+        pips look round to a camera square to the tray: a camera tilted by t shows them all
+        1/cos t long, and past `pips.cocked_pips` refuses dice showing 1-3 as leaning."""
+        if len(self._shapes) < PIP_SHAPES:
+            return None
+        return float(np.median(self._shapes))
 
     def __call__(self, frame: np.ndarray) -> Roll:
         roll = self.peek(frame)
         if not self._of_tray or self._seen(roll):
             return roll
         self._last = roll
+        if roll.reason is not RerollReason.BAD_FRAME:  # a frame refused whole teaches nothing
+            self._shapes.extend(self._seen_pips)
         sizes = [die.size for die in roll.dice]  # read by both, if not all the roll's
         self._sizes.extend(sizes)
         self._learnt_size()

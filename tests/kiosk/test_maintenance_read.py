@@ -215,3 +215,36 @@ def test_the_faces_line_keeps_its_size_on_the_seven_inch_panel(tmp_path, lang, m
     assert len(pieces) == (1 if lang == "en" else 2)
     want = kiosk.layout.px(theme.STAFF_STATUS.size)
     assert all(sizes[s] == want for s in pieces)
+
+
+@pytest.mark.parametrize("squash", [1.0, 1.07])
+def test_staff_are_told_when_the_camera_is_not_square_to_the_tray(squash) -> None:
+    """A camera tilted about 21 degrees shows everything on the tray 1.07 times shorter one way
+    (drawn here by squashing the simulated camera's pictures, the empty tray's too, as it was
+    calibrated so): flat dice's pips look long, dice showing 1-3 are thrown again as leaning,
+    and the camera tools ask whether the camera is square to the tray. A square one: nothing."""
+    from kiosk.i18n import Translator
+    from kiosk.ui.scenes import reader_status
+
+    tray = SimulatedTray(SIZE, die_size=DIE, seed=11)
+    tray.open()
+    middle = SIZE[1] / 2
+    squashed = np.float32([[1, 0, 0], [0, 1 / squash, middle * (1 - 1 / squash)]])
+
+    def seen(frame: np.ndarray) -> np.ndarray:
+        return cv2.warpAffine(frame, squashed, SIZE, borderMode=cv2.BORDER_REPLICATE)
+
+    floor = np.asarray(tray.tray_polygon, np.float64)
+    floor[:, 1] = middle + (floor[:, 1] - middle) / squash
+    calibration = Calibration(floor.round().astype(np.int32), None, seen(tray.empty_frame()))
+    reader = TrayReader(calibration)
+    for _ in range(20):
+        tray.throw()
+        reader(seen(tray.at_rest()))
+    assert reader.pip_shape is not None
+    said = reader_status.camera_state(reader, Translator("en"))
+    if squash > 1:
+        assert reader.pip_shape > reader_status.ASKEW
+        assert said.startswith("Flat dice's pips look 1.0") and said.endswith("to the tray?")
+    else:
+        assert reader.pip_shape < reader_status.ASKEW and said == ""

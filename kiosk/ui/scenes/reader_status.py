@@ -18,6 +18,9 @@ CAMERA_FOLLOWED = N_(
 CAMERA_TOO_FAR = N_(
     "The camera has moved too far since calibration: every roll is thrown again. Calibrate again."
 )
+CAMERA_ASKEW = N_(
+    "Flat dice's pips look {ratio} times longer one way: is the camera square to the tray?"
+)
 CAMERA_LOST = N_(
     "The picture no longer matches the calibration (a turned camera, or something on the "
     "rim?). Calibrate again."
@@ -37,9 +40,15 @@ def faces_state(reader: object, tr: Translator) -> str:
     return "" if size is None else tr(FACES_LEARNT).format(px=round(size))
 
 
+ASKEW = 1.025  # pips of flat dice this long (their median) say the camera looks askew:
+# half-way from round (flat dice's on the simulated tray, a camera square to it: 1.00-1.02)
+# to `pips.cocked_pips` (1.04), past which dice showing 1-3 are thrown again as leaning
+
+
 def camera_state(reader: object, tr: Translator) -> str:
-    """The camera followed (by how much), too far (every roll is thrown again), or the picture
-    no longer matching the calibration at all."""
+    """The camera followed (by how much), too far (every roll is thrown again), the picture
+    no longer matching the calibration at all, or a camera not square to the tray (the pips
+    of flat dice look long: vision.reader.TrayReader.pip_shape)."""
     camera = getattr(reader, "camera", None)
     if camera is None:
         return ""
@@ -48,4 +57,9 @@ def camera_state(reader: object, tr: Translator) -> str:
     if camera.lost:
         return tr(CAMERA_LOST)
     dx, dy = camera.offset
-    return tr(CAMERA_FOLLOWED).format(dx=dx, dy=dy) if dx or dy else ""
+    if dx or dy:
+        return tr(CAMERA_FOLLOWED).format(dx=dx, dy=dy)
+    shape = getattr(reader, "pip_shape", None)
+    if shape is not None and shape > ASKEW:
+        return tr(CAMERA_ASKEW).format(ratio=tr.decimal(shape, 2))
+    return ""
