@@ -183,8 +183,7 @@ class TrayReader:
         of_tray = self._of_tray
         self._learn = of_tray and calibration is not None and calibration.die_size is None
         self._sizes: deque[float] = deque(maxlen=LEARN_DICE)
-        self._shapes: deque[float] = deque(maxlen=LEARN_DICE)  # pips of the dice read (1-3)
-        self._seen_pips: list[float] = []  # ...of the dice the last read read
+        self._shapes: deque[float] = deque(maxlen=LEARN_DICE)  # pip shapes seen (pip_shape)
         self._first: list[float] | None = []  # faces read before the window applies
         self._last: Roll | None = None  # the roll last learnt from
         self.camera = FollowedCamera(calibration)  # the camera's moves since calibration
@@ -247,19 +246,25 @@ class TrayReader:
         kiosk would say of these dice now (the maintenance screen's test read). A camera
         moved since the calibration is followed here too (it is no learning: where the
         camera is now)."""
-        roll = self._read(frame)
+        return self._peek(frame)[0]
+
+    def _peek(self, frame: np.ndarray) -> tuple[Roll, list[float]]:
+        """peek(), and the pip shapes the read saw (`_read`)."""
+        roll, shapes = self._read(frame)
         looked = roll.reason is not RerollReason.BAD_FRAME
         if self._of_tray and looked and (not roll.ok or not self._seen(roll)):
             followed = self.camera.follow(frame, self.calibration)
             if followed is not None:
                 self.calibration = followed
-                roll = self._read(frame)
+                roll, shapes = self._read(frame)
         if self.camera.too_far:
             why = "the camera has moved since the tray was calibrated: calibrate again"
-            return Roll((), RerollReason.BAD_FRAME, why)
-        return roll
+            return Roll((), RerollReason.BAD_FRAME, why), []
+        return roll, shapes
 
-    def _read(self, frame: np.ndarray) -> Roll:
+    def _read(self, frame: np.ndarray) -> tuple[Roll, list[float]]:
+        """The roll, and the pip shapes of the dice the classifier surely sees showing a flat
+        1-3, read or refused (pip_shape)."""
         roll, verdicts = inspect(
             frame,
             expect=self.expect,
@@ -267,8 +272,8 @@ class TrayReader:
             params=self.params,
             face_size=self.face_size,
         )
-        sure = self.params.classify.sure  # a flat 1-3 to the classifier, read or refused
-        self._seen_pips = [
+        sure = self.params.classify.sure
+        shapes = [
             v.pips.pip_stretch
             for v in verdicts
             if v.pips is not None
@@ -277,7 +282,7 @@ class TrayReader:
             and v.guess.value in (1, 2, 3)
             and v.guess.p >= sure
         ]
-        return roll
+        return roll, shapes
 
     @property
     def pip_shape(self) -> float | None:
@@ -291,12 +296,11 @@ class TrayReader:
         return float(np.median(self._shapes))
 
     def __call__(self, frame: np.ndarray) -> Roll:
-        roll = self.peek(frame)
+        roll, shapes = self._peek(frame)
         if not self._of_tray or self._seen(roll):
             return roll
         self._last = roll
-        if roll.reason is not RerollReason.BAD_FRAME:  # a frame refused whole teaches nothing
-            self._shapes.extend(self._seen_pips)
+        self._shapes.extend(shapes)  # (none from a frame refused whole)
         sizes = [die.size for die in roll.dice]  # read by both, if not all the roll's
         self._sizes.extend(sizes)
         self._learnt_size()
