@@ -9,7 +9,11 @@ while one lies there, so nothing on the tray is ever silently left out.
 The two sources are independent: the finder (vision/dice_net.py) sees dice at any scale in any
 photo; the difference to the empty tray (vision/tray_difference.py) sees anything that came
 onto the tray, whatever it looks like. On a calibrated tray the calibration's die size fixes
-the finder's scale. A candidate is not yet a die: both readings and the judge decide.
+the finder's scale and every candidate's size: both readings look at a die's box of that
+size around its mark. A mark's own size is the finder's guess, and where the die is hard to
+see (a black die in a visitor's shadow) it may mark one pip, small: a box of that size holds
+the pip alone, which both readings would then take for a 1. A candidate is not yet a die:
+both readings and the judge decide.
 """
 
 from __future__ import annotations
@@ -89,6 +93,8 @@ def find_candidates(
         found, unexplained = _with_tray(frame, empty, found, die, tray, p)
     kept = []
     for c in found:
+        if die:  # the calibration's die size, not the mark's own guess
+            c = Candidate(c.centre, die, c.p_die, c.on_tray, c.outline)
         where, at_wall = _on_tray(c, tray, p)
         if where == "out":
             continue  # beside the track: a die on the table is not thrown
