@@ -24,6 +24,7 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.classify import Looks
 from vision.face import box_outline
+from vision.image import Halvings
 from vision.params import PARAMS, CandidateParams
 from vision.tray_difference import reference_side, tray_blobs
 from vision.types import Candidate
@@ -34,13 +35,15 @@ def from_finder(
     die: float | None,
     p: CandidateParams = PARAMS.candidates,
     looks: Looks | None = None,
+    halvings: Halvings | None = None,
 ) -> list[Candidate]:
     """The die finder's marks (die: the expected die side in px, or None for any scale);
-    looks: the classifier's answers on this frame, which the finder's merge asks too."""
+    looks: the classifier's answers on this frame, which the finder's merge asks too;
+    halvings: the frame's, shared with the tray difference."""
     from vision import dice_net
 
     is_face = None if looks is None else (lambda _, boxes: dice_net.sure_faces(looks(boxes)))
-    found = dice_net.find_dice(frame, die, is_face)
+    found = dice_net.find_dice(frame, die, is_face, halvings)
     return [
         Candidate((float(c.centre[0]), float(c.centre[1])), float(c.size), float(c.p_die))
         for c in found
@@ -85,12 +88,13 @@ def find_candidates(
     (looks: the classifier's answers on this frame, shared with the judge's)."""
     face = calibration.die_size if calibration is not None else None
     die = face * p.body_of_face if face else None
-    found = from_finder(frame, die, p, looks)
+    halvings = Halvings(frame)  # both sources shrink the frame
+    found = from_finder(frame, die, p, looks, halvings)
     tray = calibration.tray if calibration is not None else None
     unexplained: list[np.ndarray] = []
     empty = calibration.empty if calibration is not None else None
     if empty is not None and empty.shape == frame.shape:
-        found, unexplained = _with_tray(frame, empty, found, die, tray, p)
+        found, unexplained = _with_tray(frame, empty, found, die, tray, p, halvings)
     kept = []
     for c in found:
         if die:  # the calibration's die size, not the mark's own guess
@@ -118,6 +122,7 @@ def _with_tray(
     die: float | None,
     tray: np.ndarray | None,
     p: CandidateParams,
+    halvings: Halvings,
 ) -> tuple[list[Candidate], list[np.ndarray]]:
     """The finder's candidates joined with the tray difference's blobs."""
     if die is None:
@@ -127,7 +132,7 @@ def _with_tray(
     unexplained = []
     reference = reference_side(frame.shape, die)
     beside = _beside(found, tray, p.floor_reach * reference)
-    difference = tray_blobs(frame, empty, die, p, tray)
+    difference = tray_blobs(frame, empty, die, p, tray, halvings)
     for outline in difference.outlines[: 4 * p.max_candidates]:
         area = cv2.contourArea(outline)
         m = cv2.moments(outline)

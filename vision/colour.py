@@ -39,3 +39,17 @@ def least_channel(bgr: np.ndarray) -> np.ndarray:
 def most_channel(bgr: np.ndarray) -> np.ndarray:
     """Each pixel's largest channel (h, w) of an (h, w, 3) image (as least_channel)."""
     return np.maximum(np.maximum(bgr[..., 0], bgr[..., 1]), bgr[..., 2])
+
+
+def median(values: np.ndarray) -> np.ndarray:
+    """np.median(values, axis=0), as numpy computes it (the mean of the two middle values of
+    an even count), without its overhead: 6 us instead of 30 for a face's few hundred Lab
+    samples, and the reader takes a dozen such medians a die."""
+    n = len(values)
+    if n == 0:
+        return np.median(values, axis=0)  # numpy's nan and warning
+    half = n // 2
+    if n % 2:
+        return np.partition(values, half, axis=0)[half]
+    parted = np.partition(values, (half - 1, half), axis=0)
+    return (parted[half - 1] + parted[half]) / 2

@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.image import halve
+from vision.image import Halvings
 from vision.types import FaceGuess
 
 MODEL = Path(__file__).resolve().parent / "models" / "dice_net.onnx"
@@ -31,7 +31,10 @@ LEVELS = 3  # pyramid levels without a known die size: every size lies inside so
 # of the 38 dice under 100 px of damiantab development photos, three all 38: eval_finder.py)
 LEVEL_STEP = (BAND[1] / BAND[0]) ** (1 / (LEVELS - 1))  # each coarser level this much smaller:
 # the coarsest sees dice as large as two levels did, and each band overlaps the next by half
-DIE_SIDE = 28.0  # with a known die size, the frame is scaled so a die is this wide (in BAND)
+DIE_SIDE = 24.0  # with a known die size, the frame is scaled so a die is this wide (in BAND;
+# chosen: at 28 the network's pass at 1280x720 cost 1.2 ms more, and the simulated tray's
+# throws read on their first settle were the same within a throw or two in five colourings;
+# the candidates' size is the calibration's, not the net's, candidates.py)
 MAX_CANDIDATES = 24  # at most this many answers a frame, whatever it shows
 _LOCK = threading.Lock()  # one cv2.dnn.Net is shared; it is not safe to run from two threads
 # the face classifier's (probability of a face, likeliest value or None) for each box
@@ -87,23 +90,25 @@ def levels(shape: tuple[int, ...], die: float | None) -> list[float]:
     return larger + [fine / LEVEL_STEP**k for k in range(LEVELS)]
 
 
-def shrink(frame: np.ndarray, scale: float) -> np.ndarray:
+def shrink(frame: np.ndarray, scale: float, halvings: Halvings | None = None) -> np.ndarray:
     """The frame scaled by `scale` as the net was trained to see it: area-averaged where it
     shrinks (each pixel the mean of the frame's under it), linear where it grows. Halved
     first while the scale is under a half: the mean of each 2x2 square is the area average's
     fast case, and the area average of their means is that of the pixels, to within the last
     row or column of an odd side (1280x720 to 0.23: 2.3 -> 0.9 ms on one core, mean 0.8
-    grey levels apart)."""
-    while scale < 0.5 and min(frame.shape[:2]) >= 4:
-        frame = halve(frame)
+    grey levels apart). halvings: the frame's, where another stage shrinks it too."""
+    halvings = halvings or Halvings(frame)
+    k = 0
+    while scale < 0.5 and min(halvings[k].shape[:2]) >= 4:
+        k += 1
         scale *= 2
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    return cv2.resize(frame, None, fx=scale, fy=scale, interpolation=interpolation)
+    return cv2.resize(halvings[k], None, fx=scale, fy=scale, interpolation=interpolation)
 
 
-def maps(frame: np.ndarray, scale: float) -> np.ndarray:
+def maps(frame: np.ndarray, scale: float, halvings: Halvings | None = None) -> np.ndarray:
     """The net's maps (2, h/4, w/4) for the frame scaled by `scale`: heat logit, log die size."""
-    image = shrink(frame, scale)
+    image = shrink(frame, scale, halvings)
     h, w = image.shape[:2]
     ph, pw = -h % ALIGN + max(0, 4 * ALIGN - h), -w % ALIGN + max(0, 4 * ALIGN - w)
     fill = tuple(float(c) for c in np.median(image[::4, ::4].reshape(-1, 3), axis=0))
@@ -116,7 +121,10 @@ def maps(frame: np.ndarray, scale: float) -> np.ndarray:
 
 
 def find_dice(
-    frame: np.ndarray, die: float | None = None, is_face: FaceTest | None = None
+    frame: np.ndarray,
+    die: float | None = None,
+    is_face: FaceTest | None = None,
+    halvings: Halvings | None = None,
 ) -> list[Candidate]:
     """Every die the net points at, surest first, one per die, at most MAX_CANDIDATES.
 
@@ -128,6 +136,7 @@ def find_dice(
     face classifier's probability of a die's face in each box; by default vision.classify's)
     tells which (see _merge). Cost: the net on at most about 1.2 times LONG_SIDE squared
     pixels, whatever the frame shows, and the classifier on the few large candidates.
+    halvings: the frame's (image.Halvings), where another stage shrinks it too.
     """
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError(f"a frame must be BGR uint8 (h, w, 3), not {frame.dtype} {frame.shape}")
@@ -136,7 +145,9 @@ def find_dice(
     for k, scale in enumerate(scales):
         lo = BAND[0] / TOLERANCE if k else 0.0  # the finest level answers for the smallest
         hi = BAND[1] * TOLERANCE if k < len(scales) - 1 else np.inf
-        found += [c for c in _peaks(maps(frame, scale), scale) if lo <= c.size * scale <= hi]
+        found += [
+            c for c in _peaks(maps(frame, scale, halvings), scale) if lo <= c.size * scale <= hi
+        ]
     return _merge(found, lambda boxes: (is_face or _classifier_face)(frame, boxes))
 
 

@@ -22,8 +22,12 @@ are 8.6 px in radius, one x86 core).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
+
+from vision.colour import median
 
 ACROSS = 32  # px: the window is enlarged (at most UPSCALE times) until a pip is this wide,
 UPSCALE = 4  # so the outline taken falls between the frame's pixels
@@ -65,6 +69,21 @@ def _shape(frame: np.ndarray, centre: tuple[float, float], radius: float) -> np.
     return moments / trace if trace > 0 else None
 
 
+@lru_cache(maxsize=16)
+def _places(half: int, radius: float) -> tuple[np.ndarray, ...] | None:
+    """A window's ring and core masks about its middle, the plane's basis (1, x, y in pip
+    radii) at each pixel, and the least-squares solve of a plane over the ring: the same for
+    every pip of a die (one radius), so made once."""
+    y, x = np.mgrid[-half : half + 1, -half : half + 1]
+    r = np.hypot(x, y) / radius
+    ring = (r > RING[0]) & (r <= RING[1])
+    core = r <= CORE
+    if ring.sum() < 8 or not core.any():
+        return None
+    basis = np.stack([np.ones_like(r), x / radius, y / radius], axis=-1)
+    return ring, core, basis, np.linalg.pinv(basis[ring])
+
+
 def _outline(
     frame: np.ndarray, centre: tuple[float, float], radius: float
 ) -> tuple[np.ndarray, tuple[float, float]] | None:
@@ -75,18 +94,15 @@ def _outline(
     side = 2 * half + 1
     window = cv2.getRectSubPix(frame, (side, side), (float(centre[0]), float(centre[1])))
     lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32)
-    y, x = np.mgrid[-half : half + 1, -half : half + 1]
-    r = np.hypot(x, y) / radius
-    ring = (r > RING[0]) & (r <= RING[1])
-    core = r <= CORE
-    if ring.sum() < 8 or not core.any():
+    places = _places(half, radius)
+    if places is None:
         return None
+    ring, core, basis, solve = places
     # the face around the pip as a plane of colour over the ring: a sheen or a lamp's fall-off
     # lights one side of a pip more than the other, which would move its outline
-    basis = np.stack([np.ones_like(r), x / radius, y / radius], axis=-1)
-    plane, *_ = np.linalg.lstsq(basis[ring], lab[ring], rcond=None)
+    plane = solve @ lab[ring]
     distance = np.sqrt(((lab - basis @ plane) ** 2).sum(axis=2))
-    inside, outside = float(np.median(distance[core])), float(np.median(distance[ring]))
+    inside, outside = float(median(distance[core])), float(median(distance[ring]))
     if inside - outside < MIN_CONTRAST:
         return None
     up = int(np.clip(np.ceil(ACROSS / (2 * radius)), 1, UPSCALE))

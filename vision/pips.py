@@ -16,7 +16,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.colour import lab_distance, least_channel
+from vision.colour import lab_distance, least_channel, median
 from vision.params import PARAMS, PipParams
 from vision.pip_net import PipMap
 from vision.top_face import Face, resample, square
@@ -160,7 +160,7 @@ def face_patch_of(frame: np.ndarray, face: Face, p: PipParams = PARAMS.pips) -> 
     inner_mask, _ = _masks(p)
     patch, matrix = resample(frame, face.centre, face.angle, p.face_px / face.side, face_patch(p))
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
-    colour = np.median(lab[inner_mask > 0], axis=0)
+    colour = median(lab[inner_mask > 0])
     grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
     least = least_channel(patch)
     return FacePatch(grey, lab, colour, lab_distance(lab, colour), least, matrix)

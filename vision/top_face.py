@@ -17,7 +17,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.colour import lab_distance
+from vision.colour import lab_distance, median
 from vision.params import PARAMS, PipParams
 
 
@@ -98,11 +98,11 @@ def find_face(
 
     # smoothed a little: the blended rim of a pip must not pass for a face of another colour
     lab = cv2.cvtColor(cv2.GaussianBlur(patch, (5, 5), 1.2), cv2.COLOR_BGR2LAB).astype(np.float32)
-    colour = np.median(lab[middle_mask > 0], axis=0)
+    colour = median(lab[middle_mask > 0])
     distance = lab_distance(lab, colour)
     near = (distance < 40) & (middle_mask > 0)
     if near.sum() > 20:
-        colour = np.median(lab[near], axis=0)
+        colour = median(lab[near])
         distance = lab_distance(lab, colour)
     inside = np.clip(distance[body > 0], 0, 255).astype(np.uint8)
     if inside.size < 10:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.colour import lab_distance
-from vision.image import downsize
+from vision.colour import lab_distance, median
+from vision.image import Halvings
 from vision.params import PARAMS, CandidateParams
 from vision.relight import light_field
 
@@ -59,7 +59,7 @@ class TrayDifference:
                 lab = cv2.cvtColor(_relit(self._now, light), cv2.COLOR_BGR2LAB)
                 lab = lab.astype(np.float32)
                 if not distances:  # what is left, the white balance, is matched as a whole
-                    shift = np.median(lab[::2, ::2].reshape(-1, 3), axis=0) - then_median
+                    shift = median(lab[::2, ::2].reshape(-1, 3)) - then_median
                 distances.append(lab_distance(lab - shift, then_lab))
             self._lit = _blobs(np.minimum(*distances), floor, self._p)
         return self._lit
@@ -76,6 +76,7 @@ def tray_blobs(
     die: float | None,
     p: CandidateParams = PARAMS.candidates,
     tray: np.ndarray | None = None,
+    halvings: Halvings | None = None,
 ) -> TrayDifference:
     """What differs from the empty tray (TrayDifference).
 
@@ -84,16 +85,17 @@ def tray_blobs(
     the whole floor, a die only its own patch; where that is not enough, also the light around
     each place. With the tray's floor polygon (`tray`) only what lies within `p.floor_reach`
     die sides of the floor counts: a sleeve on the rim, a phone beside the tray are not on it
-    (and would otherwise refuse every roll as dice heaped).
+    (and would otherwise refuse every roll as dice heaped). halvings: the frame's
+    (image.Halvings), where the die finder shrinks it too; the empty tray is shrunk alike.
     """
     scale = min(1.0, WORK_DIE / die) if die else min(1.0, 320 / max(frame.shape[:2]))
     size = (max(1, round(frame.shape[1] * scale)), max(1, round(frame.shape[0] * scale)))
-    now = downsize(frame, size)
+    now = (halvings or Halvings(frame)).to(size)
     reach = reference_side(frame.shape, die)
     then = _empty_lab(empty, size, tray, p.floor_reach * reach)
     _, then_lab, then_median, floor = then
     now_lab = cv2.cvtColor(now, cv2.COLOR_BGR2LAB).astype(np.float32)
-    shift = np.median(now_lab[::2, ::2].reshape(-1, 3), axis=0) - then_median
+    shift = median(now_lab[::2, ::2].reshape(-1, 3)) - then_median
     mask = _blobs(lab_distance(now_lab - shift, then_lab), floor, p)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     outlines = [np.round(c / scale).astype(np.int32) for c in contours]
@@ -161,7 +163,7 @@ def _empty_lab(
     key = (id(empty), id(tray), size, round(reach, 1))
     cached = _EMPTY.get(key)
     if cached is None or cached[0] is not empty or cached[1] is not tray:
-        small = downsize(empty, size)
+        small = Halvings(empty).to(size)
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
         floor = None
         if tray is not None:
@@ -174,6 +176,6 @@ def _empty_lab(
             floor = cv2.dilate(floor, grow)
         if len(_EMPTY) > 4:
             _EMPTY.clear()
-        median = np.median(lab[::2, ::2].reshape(-1, 3), axis=0)
-        cached = _EMPTY[key] = (empty, tray, small, lab, median, floor)
+        middle = median(lab[::2, ::2].reshape(-1, 3))
+        cached = _EMPTY[key] = (empty, tray, small, lab, middle, floor)
     return cached[2], cached[3], cached[4], cached[5]
