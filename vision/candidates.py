@@ -26,7 +26,7 @@ from vision.classify import Looks
 from vision.face import box_outline
 from vision.image import Halvings
 from vision.params import PARAMS, CandidateParams
-from vision.tray_difference import reference_side, tray_blobs
+from vision.tray_difference import TrayDifference, reference_side, tray_blobs
 from vision.types import Candidate
 
 
@@ -115,6 +115,29 @@ def _beside(found: list[Candidate], tray: np.ndarray | None, reach: float) -> li
     return [c for c in found if cv2.pointPolygonTest(floor, c.centre, True) < -reach]
 
 
+def _holds_more(
+    difference: TrayDifference,
+    outline: np.ndarray,
+    marks: list[tuple[float, float]],
+    die: float,
+    p: CandidateParams,
+) -> bool:
+    """Does a blob hold more than the dice the finder marks in it? It does where it is more
+    than `p.one_blob` times its part within `OWN` die sides of the marks, both as found and
+    once the light is matched (a die's own shadow, a visitor's, is no thing): a die touching
+    them that the finder did not mark, dice heaped, a hand. Left out, such a die would go
+    unseen: a third die thrown into a game of two would leave the two read announced."""
+    for lit in (False, True):
+        area, own = difference.areas(outline, marks, OWN * die, lit)
+        if area <= p.one_blob * own:
+            return False
+    return True
+
+
+OWN = 0.65  # die sides about a mark: the die's body seen from above, turned any way (its
+# half-diagonal is 0.71), with its sides in view
+
+
 def _with_tray(
     frame: np.ndarray,
     empty: np.ndarray,
@@ -155,14 +178,11 @@ def _with_tray(
                 out.append(Candidate(centre, float(np.sqrt(area)), 0.0, True, outline))
             else:
                 unexplained.append(outline)  # something on the tray no finder mark explains
+        elif die is not None and _holds_more(
+            difference, outline, [out[i].centre for i in inside], die, p
+        ):
+            unexplained.append(outline)  # more than the dice the finder marks in it
         elif len(inside) == 1 and one_die:
             c = out[inside[0]]
             out[inside[0]] = Candidate(c.centre, c.size, c.p_die, True, outline)
-        elif (
-            dice is not None
-            and dice > p.tray_area[1] * len(inside)
-            and difference.lit_area(outline) > p.tray_area[1] * len(inside) * die**2
-        ):
-            unexplained.append(outline)  # larger than the dice the finder sees in it, also
-            # once the light is matched around it
     return out, unexplained

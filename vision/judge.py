@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 
 from vision.params import PARAMS, Params
@@ -183,6 +184,7 @@ def judge_roll(
     """The roll: `ok` only when every die is read, nothing else lies there, the count is right."""
     dice = tuple(sorted((v.die for v in verdicts if v.die is not None), key=lambda d: d.center))
     refused = [v for v in verdicts if v.counts and v.die is None]
+    unexplained = [u for u in unexplained if not _holds_refused(u, refused)]
     if unexplained:
         x, y = np.asarray(unexplained[0]).reshape(-1, 2).mean(axis=0)
         why = f"something on the tray that is not one die (dice heaped?) at ({x:.0f}, {y:.0f})"
@@ -197,3 +199,11 @@ def judge_roll(
         found = f"{len(dice)} {'die' if len(dice) == 1 else 'dice'}"
         return Roll(dice, RerollReason.WRONG_COUNT, f"{found}, expected {expect}")
     return Roll(dice)
+
+
+def _holds_refused(outline: np.ndarray, refused: Sequence[DieVerdict]) -> bool:
+    """Does something unexplained on the tray hold a die refused for its own reason? A die
+    leaning on the wall shows more of itself than a flat one (its side, its shadow up the
+    wall), so its outline is more than one die's: the visitor is told it leans."""
+    polygon = np.asarray(outline, np.float32).reshape(-1, 1, 2)
+    return any(cv2.pointPolygonTest(polygon, v.candidate.centre, False) >= 0 for v in refused)

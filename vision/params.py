@@ -37,6 +37,11 @@ class CandidateParams:
     # (camera: sensor noise on an averaged frame is 3-6; a die on its own tray 30 or more)
     tray_area: tuple[float, float] = (0.35, 1.9)  # blob area in die areas taken as one die
     # (geometry: a die's body with its side in view is at most ~1.7 faces)
+    one_blob: float = 1.2  # a blob of the tray difference holds more than the dice the finder
+    # marks in it where it is larger than this many times its part about the marks
+    # (candidates._holds_more: a die touching them that the finder missed. Simulated tray,
+    # seeds 3-5, ivory, blue and black: a die alone 0.97-1.12; two touching, one marked,
+    # 1.2-3.2)
     wall_touch: float = 0.12  # a die whose outline comes this close to the tray's wall (die
     # sides) touches it, and may lean on it (a 1, 2 or 3 there is refused where its pips'
     # shape could not be measured: JudgeParams, judge._leans).

@@ -64,6 +64,26 @@ class TrayDifference:
             self._lit = _blobs(np.minimum(*distances), floor, self._p)
         return self._lit
 
+    def areas(
+        self,
+        outline: np.ndarray,
+        centres: list[tuple[float, float]],
+        radius: float,
+        lit: bool,
+    ) -> tuple[float, float]:
+        """Frame px inside `outline`, and inside it within `radius` frame px of a centre: as
+        found, or (lit) only what still differs once the light is matched around each place."""
+        inside = np.zeros(self._now.shape[:2], np.uint8)
+        cv2.fillPoly(inside, [np.round(outline * self.scale).astype(np.int32)], 1)
+        if lit:
+            inside &= self.lit
+        disc = np.zeros_like(inside)
+        for x, y in centres:
+            middle = (round(x * self.scale), round(y * self.scale))
+            cv2.circle(disc, middle, max(1, round(radius * self.scale)), 1, cv2.FILLED)
+        square = self.scale**2
+        return cv2.countNonZero(inside) / square, cv2.countNonZero(inside & disc) / square
+
     def lit_area(self, outline: np.ndarray) -> float:
         inside = np.zeros_like(self.lit)
         cv2.fillPoly(inside, [np.round(outline * self.scale).astype(np.int32)], 1)
