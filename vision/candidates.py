@@ -122,11 +122,13 @@ def _holds_more(
     die: float,
     p: CandidateParams,
 ) -> bool:
-    """Does a blob hold more than the dice the finder marks in it? It does where it is more
-    than `p.one_blob` times its part within `OWN` die sides of the marks, both as found and
-    once the light is matched (a die's own shadow, a visitor's, is no thing): a die touching
-    them that the finder did not mark, dice heaped, a hand. Left out, such a die would go
-    unseen: a third die thrown into a game of two would leave the two read announced."""
+    """Does a blob of the dice's scale (at most `p.tray_area[1]` die areas a mark in it) hold
+    more than the dice the finder marks in it? It does where it is more than `p.one_blob`
+    times its part within `OWN` die sides of the marks, both as found and once the light is
+    matched (a die's own shadow is no thing): a die touching them that the finder did not
+    mark. Left out, such a die would go unseen: a third die thrown into a game of two would
+    leave the two read announced. (A larger blob is mostly a change of light, a visitor's
+    shadow over a die: what is left of it once the light is matched is judged by area.)"""
     for lit in (False, True):
         area, own = difference.areas(outline, marks, OWN * die, lit)
         if area <= p.one_blob * own:
@@ -178,6 +180,10 @@ def _with_tray(
                 out.append(Candidate(centre, float(np.sqrt(area)), 0.0, True, outline))
             else:
                 unexplained.append(outline)  # something on the tray no finder mark explains
+        elif dice is not None and dice > p.tray_area[1] * len(inside):
+            if difference.lit_area(outline) > p.tray_area[1] * len(inside) * die**2:
+                unexplained.append(outline)  # larger than the dice the finder sees in it,
+                # also once the light is matched around it (else a visitor's shadow)
         elif die is not None and _holds_more(
             difference, outline, [out[i].centre for i in inside], die, p
         ):
