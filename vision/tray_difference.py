@@ -85,9 +85,8 @@ class TrayDifference:
         return cv2.countNonZero(inside) / square, cv2.countNonZero(inside & disc) / square
 
     def lit_area(self, outline: np.ndarray) -> float:
-        inside = np.zeros_like(self.lit)
-        cv2.fillPoly(inside, [np.round(outline * self.scale).astype(np.int32)], 1)
-        return cv2.countNonZero(inside & self.lit) / self.scale**2
+        """Frame px inside `outline` that still differ once the light is matched."""
+        return self.areas(outline, [], 0.0, lit=True)[0]
 
 
 def tray_blobs(
