@@ -124,20 +124,16 @@ def _holds_more(
 ) -> bool:
     """Does a blob of the dice's scale (at most `p.tray_area[1]` die areas a mark in it) hold
     more than the dice the finder marks in it? It does where it is more than `p.one_blob`
-    times its part within `OWN` die sides of the marks, both as found and once the light is
+    times its part within `p.own_reach` die sides of the marks, both as found and once the light is
     matched (a die's own shadow is no thing): a die touching them that the finder did not
     mark. Left out, such a die would go unseen: a third die thrown into a game of two would
     leave the two read announced. (A larger blob is mostly a change of light, a visitor's
     shadow over a die: what is left of it once the light is matched is judged by area.)"""
     for lit in (False, True):
-        area, own = difference.areas(outline, marks, OWN * die, lit)
+        area, own = difference.areas(outline, marks, p.own_reach * die, lit)
         if area <= p.one_blob * own:
             return False
     return True
-
-
-OWN = 0.65  # die sides about a mark: the die's body seen from above, turned any way (its
-# half-diagonal is 0.71), with its sides in view
 
 
 def _with_tray(

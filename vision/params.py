@@ -42,6 +42,9 @@ class CandidateParams:
     # (candidates._holds_more: a die touching them that the finder missed. Simulated tray,
     # seeds 3-5, ivory, blue and black: a die alone 0.97-1.12; two touching, one marked,
     # 1.2-3.2)
+    own_reach: float = 0.65  # ...its part about the marks: within this (die sides) of each
+    # (geometry: a die's body seen from above, turned any way, its sides in view; the
+    # half-diagonal of a die's box is 0.71)
     wall_touch: float = 0.12  # a die whose outline comes this close to the tray's wall (die
     # sides) touches it, and may lean on it (a 1, 2 or 3 there is refused where its pips'
     # shape could not be measured: JudgeParams, judge._leans).
