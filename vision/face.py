@@ -23,6 +23,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from vision.colour import median
 from vision.faces import (
     SIX_LINES,
     FaceFit,
@@ -180,6 +181,32 @@ def glare_fakes_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pip
     if not glared or any(shares[g] > 0 for g in shares.keys() - glared):
         return False  # none clipped, or the others clipped too: white paint overexposed
     return any(glared == less for less in fewer_faces(fit.value, fit.lines))
+
+
+def odd_paint(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pips) -> float:
+    """How far (Lab distance) the pips that a face of fewer pips lacks differ in colour from
+    the rest, on a face of light pips: the pips of a face are of one paint, and a glint where a
+    3 or a 5 has its middle pip is the lamp's light on the die's own colour, no paint's. (On a
+    face of dark pips a glint is lighter than the face, which `one_tone` refuses; dark drilled
+    pips are shaded unevenly.) The largest, over such fewer faces, of the least difference of
+    their extra pips (each pip's core against the median of the others'); 0 where no face of
+    fewer pips lies within the layout read (a 1, 2, or 4 of either turn)."""
+    if fit is None or spots.paints is None or len(spots.paints) != fit.value:
+        return 0.0
+    if spots.tones is None or float(np.median(spots.tones)) <= 0:
+        return 0.0
+    _, nine = places(fit, spots, p)
+    at = dict(zip(grid(fit.lines), (z for z, _ in nine), strict=True))
+    pips = spots.centres[:, 0] + 1j * spots.centres[:, 1]
+    owner = {g: int(np.argmin(np.abs(pips - at[g]))) for g in layout_of(fit.value, fit.lines)}
+    if len(set(owner.values())) != fit.value:
+        return 0.0  # no pip to each place: the layout checks judge such a fit
+    worst = 0.0
+    for extra in fewer_faces(fit.value, fit.lines):
+        odd = [owner[g] for g in extra]
+        paint = median(spots.paints[[i for g, i in owner.items() if g not in extra]])
+        worst = max(worst, min(float(np.linalg.norm(spots.paints[i] - paint)) for i in odd))
+    return worst
 
 
 def _clipped(fit: FaceFit, spots: Spots, p: PipParams, pips: bool) -> dict[complex, float]:
@@ -363,6 +390,8 @@ def read_pips(
         return refuse(RerollReason.GLARE, "glare on the face may hide a pip")
     if glare_fakes_pip(fit, spots, p):
         return refuse(RerollReason.GLARE, f"a pip of the {fit.value} read may be a glint")
+    if odd_paint(fit, spots, p) > p.one_paint:
+        return refuse(RerollReason.GLARE, f"a pip of the {fit.value} read is of another paint")
     if fit is None:
         if spots.contrast > p.min_contrast and _blurred(spots, face, p):
             return refuse(RerollReason.BLUR, f"blurred ({why})")

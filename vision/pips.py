@@ -46,6 +46,7 @@ class Spots:
     cut: int = 0
     tones: np.ndarray | None = None  # (n,) float: each pip's Lightness less the face's (Lab
     # L, 0-255): the pips of one face are of one paint, all darker or all lighter than it
+    paints: np.ndarray | None = None  # (n, 3) float: each pip's median Lab over its core
 
     def sharpness(self, p: PipParams = PARAMS.pips) -> float:
         """Width of the steepest edge on the face, in face sides: large when blurred."""
@@ -271,8 +272,7 @@ def find_spots(
     pieces = _pieces(stats, centroids)
     if patch.apart:
         pieces = _peaks_apart(split, labels, pieces, p)
-    centres, diameters, tones, cut = [], [], [], 0
-    lightness = lab[..., 0] - colour[0]
+    centres, diameters, cores, cut = [], [], [], 0
     for i, (w, h, n), middle in pieces:
         diameter = max(w, h) / p.face_px
         if not p.pip_min <= diameter <= p.pip_max:
@@ -287,7 +287,7 @@ def find_spots(
             continue
         centres.append(centre)
         diameters.append(2 * np.sqrt(n / np.pi) / p.face_px)
-        tones.append(_tone(lightness, middle, 0.5 * diameters[-1] * p.face_px))
+        cores.append(_core(lab, middle, 0.5 * diameters[-1] * p.face_px))
     grey = patch.grey
     return Spots(
         face=face,
@@ -300,17 +300,18 @@ def find_spots(
         distance=distance,
         face_px=p.face_px,
         cut=cut,
-        tones=np.array(tones, float),
+        tones=np.array([core.mean(axis=0)[0] - colour[0] for core in cores], float),
+        paints=np.array([median(core) for core in cores], float).reshape(-1, 3),
     )
 
 
-def _tone(lightness: np.ndarray, middle: np.ndarray, radius: float) -> float:
-    """The mean of `lightness` (the face's L subtracted) over the middle half of a spot's
-    radius: its core, clear of the anti-aliased rim and of the shadow or halo around it."""
+def _core(lab: np.ndarray, middle: np.ndarray, radius: float) -> np.ndarray:
+    """The Lab pixels (k, 3) within the middle half of a spot's radius: its core, clear of
+    the anti-aliased rim and of the shadow or halo around it. Their median is its paint, as a
+    vein or a fleck across the core is a minority of it."""
     r = max(1, round(0.5 * radius))
     x, y = round(float(middle[0])), round(float(middle[1]))
-    core = lightness[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1]
-    return float(core.mean()) if core.size else 0.0
+    return lab[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1].reshape(-1, 3)
 
 
 Piece = tuple[int, tuple[int, int, int], np.ndarray]  # component, (w, h, pixels), centre
