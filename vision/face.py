@@ -205,8 +205,16 @@ def odd_paint(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pips) -> 
     for extra in fewer_faces(fit.value, fit.lines):
         odd = [owner[g] for g in extra]
         paint = median(spots.paints[[i for g, i in owner.items() if g not in extra]])
-        worst = max(worst, min(float(np.linalg.norm(spots.paints[i] - paint)) for i in odd))
+        worst = max(worst, min(_lighter_or_other(spots.paints[i], paint) for i in odd))
     return worst
+
+
+def _lighter_or_other(colour: np.ndarray, paint: np.ndarray) -> float:
+    """How far a pip's colour (Lab) is from the paint of its face's other pips, counting the
+    lightness only where it is lighter: light added to a die (a glint) makes a spot lighter
+    than the paint or of the body's hue; a shadow only darkens the paint, hue kept."""
+    d = colour - paint
+    return float(np.sqrt(max(float(d[0]), 0.0) ** 2 + float(d[1]) ** 2 + float(d[2]) ** 2))
 
 
 def _clipped(fit: FaceFit, spots: Spots, p: PipParams, pips: bool) -> dict[complex, float]:

@@ -122,10 +122,12 @@ class PipParams:
     # carpet and the floor beside a die, alike at 15-30)
     one_paint: float = 20.0  # ...and of one colour: on a face of light pips, those a face of
     # fewer pips lacks (a 3's or a 5's middle) differ from the rest by at most this (Lab
-    # distance of their cores; face.odd_paint). Chosen on the development photos
-    # (benchmarks/eval_glints.py, eval_photos.py): with a glint on every 2 and 4, byler's read
-    # as another value 49 -> 16 at 20 (20 at 25, 38 with the chroma alone at 15-20); dice
-    # read right without glints 1002 -> 1000 at 20 (1001 at 25), the other sets unchanged
+    # distance of their cores, lightness counted only where lighter: a shadow darkens a pip,
+    # a glint lightens it or tints it with the body's hue; face.odd_paint). Chosen on the
+    # development photos (benchmarks/eval_glints.py, eval_photos.py): with a glint on every 2
+    # and 4, byler's read as another value 49 -> 17 (full Lab distance: 16 at 20, 20 at 25;
+    # chroma alone: 38 at 15-20); dice read right without glints 1002 -> 1001 (full Lab:
+    # 1000), the other sets unchanged. Light-pip faces measure 15.8 at the 99th percentile
     one_face: float = 0.55  # a lone pip counts only on a face this large (die sides: a top
     # face found whole spans 0.65-0.8 of the box a die is found in, which takes in its sides)
     one_spacing: float = 0.28  # pip spacing assumed for a lone pip's place check (geometry)
