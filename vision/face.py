@@ -254,12 +254,30 @@ def box_outline(centre: tuple[float, float], side: float) -> np.ndarray:
     )
 
 
+def top_of_box(
+    shape: tuple[int, ...], candidate: Candidate, p: PipParams = PARAMS.pips
+) -> tuple[float, float]:
+    """Where a camera above the dice sees the top face of the die in the candidate's box: a
+    die off the picture's middle shows the side that faces the middle, and its top lies
+    beyond its box's middle, away from the picture's, by half the side in view. That side
+    grows with the distance from the middle: at the corners it is `perspective` box sides
+    (`perspective` = half the tangent of half the diagonal angle of view)."""
+    h, w = shape[:2]
+    dx, dy = candidate.centre[0] - w / 2, candidate.centre[1] - h / 2
+    reach = p.perspective * candidate.size / max(float(np.hypot(w / 2, h / 2)), 1.0)
+    return candidate.centre[0] + reach * dx, candidate.centre[1] + reach * dy
+
+
 def searches(
     frame: np.ndarray, candidate: Candidate, face: Face, p: PipParams = PARAMS.pips
 ) -> list[tuple[Face, Search]]:
     """Where and how _reframed seeks the pips again, in order: (face, search).
     tools/pip_examples.py seeks the development dice's pips along the same searches."""
-    framings = [(face.centre, face.angle), (candidate.centre, face.angle)]
+    framings = [
+        (face.centre, face.angle),
+        (candidate.centre, face.angle),
+        (top_of_box(frame.shape, candidate, p), face.angle),
+    ]
     layout = laid_out(frame, candidate, p)
     if layout is not None:
         framings.append(layout)

@@ -68,6 +68,12 @@ class PipParams:
     # top face's side: where the face found by colour fails, the pips are sought on faces of
     # the box's size over these, in turn (geometry: a box takes in the sides perspective shows,
     # 0.1 to 0.45 of the face)
+    perspective: float = 0.35  # ...and centred beyond the box's middle, away from the
+    # picture's, by half the side a camera above shows: at the picture's corners this many
+    # box sides (face.top_of_box; geometry: half the tangent of half the diagonal angle of
+    # view, 0.35 for 70 degrees). Development photos, this framing tried last: byler dice read
+    # right 1001 -> 1007, 1008, 1008, 1008 at 0.2, 0.3, 0.35, 0.4; tried third, at 0.35: 1013
+    # (with one label found wrong), matteop65 182 -> 183; held-out byler 333 -> 336
     laid_out_spots: int = 7  # where the colour face fails, a face is sought among at most this
     # many spots in the die's box, nearest its middle (cost: C(7, k) layouts tried, k = 2..6)
     laid_out_tophat: float = 0.3  # ...spots are what stands out at up to this size (box sides:

@@ -51,7 +51,9 @@ def test_a_die_whose_sides_take_the_top_colour_is_read_from_its_pips():
     candidate = Candidate(centre=(509.7, 338.7), size=50.8, p_die=0.82)
     reading = read_pips(frame, candidate, PARAMS.pips)
     assert reading.value == 4, reading.detail
-    no_layout = replace(PARAMS.pips, laid_out_spots=0, pip_axes=(), learned=False, blobs=False)
+    no_layout = replace(
+        PARAMS.pips, laid_out_spots=0, pip_axes=(), learned=False, blobs=False, perspective=0.0
+    )
     assert read_pips(frame, candidate, no_layout).value is None  # the colour face alone fails
 
 
