@@ -73,6 +73,26 @@ def fit_pips(spots: Spots, p: PipParams = PARAMS.pips) -> tuple[FaceFit | None, 
     return first
 
 
+def without_flecks(spots: Spots, p: PipParams = PARAMS.pips) -> Spots | None:
+    """The spots less those too small to be the others' size (under 1/`pip_ratio` of the
+    largest), or None where there are none such: the pips of a die are of one size, and a
+    marbled face's flecks beside them are smaller. What is left must pass every check of a
+    reading, the places of the layout fitted plain where a fleck was left out."""
+    d = spots.diameters
+    if len(d) < 2:
+        return None
+    keep = d * p.pip_ratio >= d.max()
+    if keep.all():
+        return None
+    return replace(
+        spots,
+        centres=spots.centres[keep],
+        diameters=d[keep],
+        tones=None if spots.tones is None else spots.tones[keep],
+        paints=None if spots.paints is None else spots.paints[keep],
+    )
+
+
 def _fit_layout(spots: Spots, lines: float, p: PipParams) -> tuple[FaceFit | None, str]:
     """fit_pips() for one design of the layout (a 6's lines `lines` from its middle)."""
     n = len(spots.centres)
@@ -355,6 +375,8 @@ def _reframed(
             maps.append(PipNet.load().pip_map(frame, candidate.centre, candidate.size))
         found = search_spots(frame, again, search, patches[again], p, maps[0] if maps else None)
         fit, _ = fit_pips(found, p)
+        if fit is None and (pips := without_flecks(found, p)) is not None:
+            found, (fit, _) = pips, fit_pips(pips, p)
         if fit is not None and search[0] == "learned" and fit.value < p.learned_least:
             fit = None
         return found, fit
