@@ -1,7 +1,7 @@
 """Training examples for the pip finder (vision/pip_net.py): die crops and where their pips lie.
 
 Dev time only. The photo sets label a die's box and value, not its pips; the pips are found
-here with the geometric reading's own searches (vision/face.py: every framing and colour
+here with the geometric reading's own searches (vision/reframe.py: every framing and colour
 axis), guided by the label: the first reading whose layout is the labelled value and passes
 the layout checks (count, centred, spacing, fit error, square with the face) gives the pips,
 at the nine-place layout's positions, of the spots' median size. Dice none of them reads are
@@ -37,11 +37,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchmarks.eval_photos import DEFAULT_DATA, load_labels, photo_sets, split  # noqa: E402
 from vision.dice_net import find_dice  # noqa: E402
-from vision.face import _tilt, box_outline, fit_pips, places, search_spots, searches  # noqa: E402
+from vision.face import box_outline  # noqa: E402
 from vision.faces import fit_face  # noqa: E402
 from vision.params import PARAMS, PipParams  # noqa: E402
+from vision.pip_fit import fit_pips, places, tilt  # noqa: E402
 from vision.pip_net import die_patch  # noqa: E402
 from vision.pips import face_patch_of  # noqa: E402
+from vision.reframe import search_spots, searches  # noqa: E402
 from vision.top_face import find_face  # noqa: E402
 from vision.types import Candidate  # noqa: E402
 
@@ -66,7 +68,7 @@ def _loose_fit(spots, value: int, p: PipParams):
     if value > 1 and not (
         p.spacing[0] <= fit.spacing <= p.spacing[1]
         and fit.error <= p.max_fit_error
-        and _tilt(fit.angle, 0.0) <= p.max_angle
+        and tilt(fit.angle, 0.0) <= p.max_angle
     ):
         return None
     return fit

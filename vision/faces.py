@@ -39,7 +39,7 @@ def layout_of(value: int, lines: float = 1.0) -> tuple[complex, ...]:
 
 def grid(lines: float) -> list[complex]:
     """The nine pip places of a face in pip steps (a 6's lines `lines` from its middle), in
-    the order face.places gives them."""
+    the order pip_fit.places gives them."""
     return [complex(gx * lines, gy) for gx in (-1, 0, 1) for gy in (-1, 0, 1)]
 
 

@@ -70,7 +70,7 @@ class PipParams:
     # 0.1 to 0.45 of the face)
     perspective: float = 0.35  # ...and centred beyond the box's middle, away from the
     # picture's, by half the side a camera above shows: at the picture's corners this many
-    # box sides (face.top_of_box; geometry: half the tangent of half the diagonal angle of
+    # box sides (reframe.top_of_box; geometry: half the tangent of half the diagonal angle of
     # view, 0.35 for 70 degrees). Development photos, this framing tried last: byler dice read
     # right 1001 -> 1007, 1008, 1008, 1008 at 0.2, 0.3, 0.35, 0.4; tried third, at 0.35: 1013
     # (with one label found wrong), matteop65 182 -> 183; held-out byler 333 -> 336
@@ -103,7 +103,7 @@ class PipParams:
     blob_split: float = 0.4  # ...split at this share of the face's strongest response (the
     # pips of a die are of one size and colour and respond alike, swirls less; tuned)
     learned: bool = True  # where no colour axis reads the face, the pips are sought on the
-    # learned pip finder's map too (pip_net.py; face.py)
+    # learned pip finder's map too (pip_net.py; reframe.py)
     learned_split: float = 0.5  # ...a pixel is pip where the map says so this surely (chosen:
     # the map is a probability)
     learned_apart: float = 0.11  # ...its peaks this far apart (face sides) are two pips where
@@ -129,7 +129,7 @@ class PipParams:
     one_paint: float = 20.0  # ...and of one colour: on a face of light pips, those a face of
     # fewer pips lacks (a 3's or a 5's middle) differ from the rest by at most this (Lab
     # distance of their cores, lightness counted only where lighter: a shadow darkens a pip,
-    # a glint lightens it or tints it with the body's hue; face.odd_paint). Chosen on the
+    # a glint lightens it or tints it with the body's hue; glints.odd_paint). Chosen on the
     # development photos (benchmarks/eval_glints.py, eval_photos.py): with a glint on every 2
     # and 4, byler's read as another value 49 -> 17 (full Lab distance: 16 at 20, 20 at 25;
     # chroma alone: 38 at 15-20); dice read right without glints 1002 -> 1001 (full Lab:
@@ -141,7 +141,7 @@ class PipParams:
     grid_on: float = 0.5  # ...and a pip's place, on average, at least this of the split that
     # found the pips (chosen: a pip fills most of its place's disc, a fleck beside it does not)
     unexplained_hat: float = 0.3  # a pip-like spot off the fitted layout's places refuses it
-    # (face.py): a spot up to this size (face sides; a pip is 0.12-0.25, geometry)...
+    # (pip_fit.py): a spot up to this size (face sides; a pip is 0.12-0.25, geometry)...
     unexplained_reach: float = 0.36  # ...within this of the face centre (face sides; 0: no
     # check). Chosen: no synthetic marbled die read wrong (0.3 read 2 wrong), then most
     # development dice (0.3, 0.36: 1109 of 1474; 0.3, 0.3: 1123; no check: 1139)
@@ -152,7 +152,7 @@ class PipParams:
     # under it, and a dark pip there is darker in it, pips.Spots.saturated_at)
     glared_place: float = 0.1  # ...and does where it covers this much of an empty place; a
     # pip read on a place clipped so much, beside pips with no clipped pixel, may be a glint
-    # (face.glare_fakes_pip)
+    # (glints.glare_fakes_pip)
     blurred: float = 0.052  # edge width (face sides) above which an unread face is blurred...
     blurred_px: float = 3.0  # ...if also this wide in frame pixels (camera: a die's rounded,
     # shaded edge spans a few pixels whatever its size, so on a 27 px face 0.052 face sides is

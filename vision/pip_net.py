@@ -5,7 +5,7 @@ marbled or translucent die the swirls differ too, and on a small die seen from a
 face's pips lie beside the top's: the spots then are of different sizes or fit no face. This
 network, trained on the development dice's pips (tools/pip_examples.py, tools/train_pip_net.py),
 says where top-face pips are and nothing else: no value, no count. What it marks is read by the
-same layout fit and checks as any other spots (face.py), so the geometric reading still says
+same layout fit and checks as any other spots (pip_fit.py), so the geometric reading still says
 why it reads a value, and the classifier (face_classifier.py) still has to agree.
 
 Contract: `pip_map(frame, centre, size) -> PipMap`, frame BGR uint8 (h, w, 3), the candidate's

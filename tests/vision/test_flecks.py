@@ -1,13 +1,14 @@
-"""Flecks smaller than a die's pips are left out of its reading (face.without_flecks): the pips of
-a die are of one size, and a speck of marbling or a chip beside them is smaller."""
+"""Flecks smaller than a die's pips are left out of its reading (pip_fit.without_flecks): the
+pips of a die are of one size, and a speck of marbling or a chip beside them is smaller."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from benchmarks.eval_flecks import CENTRE, SIDE, flecked
-from vision.face import read_pips, without_flecks
+from vision.face import read_pips
 from vision.params import PARAMS
+from vision.pip_fit import without_flecks
 from vision.pips import Spots
 from vision.top_face import Face
 from vision.types import Candidate

@@ -165,7 +165,7 @@ def test_a_six_of_the_even_grid_design_is_read_as_six(angle, monkeypatch):
     frame = scene([DrawnDie(6, (320.0, 240.0), 60.0, angle, pips=EVEN_SIX)])
     candidate = Candidate((320.0, 240.0), 64.0, 0.9)
     assert read_pips(frame, candidate, PARAMS.pips).value == 6
-    monkeypatch.setattr("vision.face.SIX_LINES", (1.0,))
+    monkeypatch.setattr("vision.pip_fit.SIX_LINES", (1.0,))
     assert read_pips(frame, candidate, PARAMS.pips).value != 6
 
 

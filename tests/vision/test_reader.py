@@ -402,7 +402,7 @@ def test_a_glint_on_the_middle_of_a_face_is_no_pip(value):
     """A glint on the plain middle of a 2 or a 4 looks like the middle pip of a 3 or a 5.
     On an ivory die with dark pips it is lighter than the face where the pips are darker
     (pips of one paint: `pips.one_tone`); on a red die with white pips it is clipped white
-    where the pips are not (`face.glare_fakes_pip`). Either way the die is read right or
+    where the pips are not (`glints.glare_fakes_pip`). Either way the die is read right or
     refused, never read as a 3 or a 5."""
     for style in (synth.IVORY_ON_GREEN, synth.RED_ON_LIGHT):
         dice = [
@@ -429,8 +429,8 @@ LIGHT_PIPS = {
 @pytest.mark.parametrize("value", [2, 4])
 def test_a_glint_short_of_clipping_on_a_face_of_light_pips_is_no_pip(name, value):
     """A softer glint on the middle of a 2 or a 4 with light pips, clipped in two channels at
-    most (never in all three, as `face.glare_fakes_pip` needs): as light as the pips, it is
-    the lamp's light on the die's colour, not their paint (`face.odd_paint`,
+    most (never in all three, as `glints.glare_fakes_pip` needs): as light as the pips, it is
+    the lamp's light on the die's colour, not their paint (`glints.odd_paint`,
     `pips.one_paint`). Never read as a 3 or a 5, at any brightness; the reader before the
     paint check announced 13 of these 24 so."""
     style = LIGHT_PIPS[name]

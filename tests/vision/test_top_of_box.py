@@ -1,4 +1,4 @@
-"""Where a camera above sees a die's top face in its box (face.top_of_box): beyond the box's
+"""Where a camera above sees a die's top face in its box (reframe.top_of_box): beyond the box's
 middle, away from the picture's, as the side facing the middle is in view."""
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.face import read_pips, top_of_box
+from vision.face import read_pips
 from vision.params import PARAMS
 from vision.photo import leaning_limits
+from vision.reframe import top_of_box
 from vision.types import Candidate
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-photos"
