@@ -59,7 +59,7 @@ def odd_paint(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pips) -> 
     face of dark pips a glint is lighter than the face, which `one_tone` refuses; dark drilled
     pips are shaded unevenly.) The largest, over such fewer faces, of the least difference of
     their extra pips (each pip's core against the median of the others'); 0 where no face of
-    fewer pips lies within the layout read (a 1, 2, or 4 of either turn)."""
+    fewer pips lies within the layout read (a 1 or a 2)."""
     if fit is None or spots.paints is None or len(spots.paints) != fit.value:
         return 0.0
     if spots.tones is None or float(np.median(spots.tones)) <= 0:

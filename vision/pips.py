@@ -300,7 +300,7 @@ def find_spots(
         distance=distance,
         face_px=p.face_px,
         cut=cut,
-        tones=np.array([core.mean(axis=0)[0] - colour[0] for core in cores], float),
+        tones=np.array([core[:, 0].mean() - colour[0] for core in cores], float),
         paints=np.array([median(core) for core in cores], float).reshape(-1, 3),
     )
 
