@@ -1,7 +1,8 @@
 """The geometric reading of one candidate: its top face, its pips, and the layout they fit.
 
-Contract: `read_pips(frame, candidate, p, leaning) -> PipReading`, frame BGR uint8 (h, w, 3) at
-full resolution, the candidate's centre and size in its pixels. The face is found by its colour
+Contract: `read_pips(frame, candidate, p, leaning, floor) -> PipReading`, frame BGR uint8
+(h, w, 3) at full resolution, the candidate's centre and size in its pixels, floor the empty
+tray (the frame's shape) where there is one. The face is found by its colour
 (top_face.find_face), the pips on it (pips.find_spots), and the layout of 1..6 fitted
 (faces.fit_face). A value is given only when every check a flat, sharp, unglared face passes
 holds: the pips of one size at the spacing of a die, square with the face edges, centred on it,
@@ -54,18 +55,19 @@ def read_pips(
     candidate: Candidate,
     p: PipParams = PARAMS.pips,
     leaning: Leaning | None = None,
+    floor: np.ndarray | None = None,
 ) -> PipReading:
     """The geometric reading of the die at `candidate`.
 
     leaning: where the die leans; by default the kiosk's (`kiosk_leaning`; single photos pass
-    their own, photo.leaning_limits).
+    their own, photo.leaning_limits). floor: the empty tray, on a calibrated tray.
     """
     lean = leaning or kiosk_leaning(p)
     outline = candidate.outline
     if outline is None:
         outline = box_outline(candidate.centre, p.outline * candidate.size)
     face = find_face(
-        frame, np.asarray(outline, np.float32), candidate.centre, candidate.size, 0.0, p
+        frame, np.asarray(outline, np.float32), candidate.centre, candidate.size, 0.0, p, floor
     )
     if face is None:
         return PipReading(None, 0.0, None, RerollReason.UNREADABLE, "no face found")

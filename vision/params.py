@@ -86,6 +86,14 @@ class PipParams:
     pip_min: float = 0.07  # pip diameter, face sides (geometry: commercial dice 0.12-0.25)
     pip_max: float = 0.36
     min_contrast: float = 18.0  # Lab distance a pip stands out from its face (camera)
+    floor_shade: float = 0.15  # on a calibrated tray, a pixel is floor, lit or shaded, where
+    # it is the empty tray's colour times one factor to within this share of it (BGR, after
+    # `floor_noise` grey levels): a die's shadow is of the floor's colour and a dark die is
+    # not, so its face found by colour stops at its edge (simulated tray: black dice's faces
+    # 0.35-0.4, their shadows and the floor 0.01-0.05); not where the face's middle is of the
+    # floor's colour itself (`floor_middle` of it: a green die on green felt)
+    floor_noise: float = 4.0  # grey levels (camera noise after the face's smoothing)
+    floor_middle: float = 0.3
     face_share: float = 0.6  # the face is closer to its colour than this share of the split
     face_inset: float = 0.1  # face colour taken this far inside the face edges (face sides)
     pip_reach: float = 0.58  # pips are sought this far from the face centre (face sides)

@@ -72,7 +72,8 @@ def inspect(
                 for c, r in zip(candidates, pips, strict=True)
             ]
         else:
-            pips = [read_pips(frame, c, params.pips, leaning) for c in candidates]
+            floor = _floor(frame, calibration)
+            pips = [read_pips(frame, c, params.pips, leaning, floor) for c in candidates]
             boxes = [  # a mark of the tray difference alone is boxed on the face found
                 (*(c.centre if c.p_die > 0 or r.face is None else r.face.centre), c.size)
                 for c, r in zip(candidates, pips, strict=True)
@@ -92,6 +93,12 @@ def inspect(
             why = f"pips of a die not found at ({missed[0]:.0f}, {missed[1]:.0f})"
             return Roll(roll.dice, RerollReason.WRONG_COUNT, why), verdicts
     return judge_roll(verdicts, unexplained, expect, params), verdicts
+
+
+def _floor(frame: np.ndarray, calibration: Calibration | None) -> np.ndarray | None:
+    """The empty tray under this frame, where the calibration holds one of its shape."""
+    empty = calibration.empty if calibration is not None else None
+    return empty if empty is not None and empty.shape == frame.shape else None
 
 
 def _missed_die(

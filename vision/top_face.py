@@ -1,12 +1,15 @@
 """Find the top face of one die: the first step of the geometric reading (face.py).
 
-Contract: `find_face(frame, outline, centre, side, angle, p) -> Face | None`, frame BGR uint8
-(h, w, 3) at full resolution, the die's outline ((n, 1, 2) float32), centre and side in its
-pixels. The die is resampled to a patch aligned with its outline, `patch` pixels a side
-covering `patch_span` die sides, so every threshold is in die units and the cost does not
-depend on the camera's resolution. The top face is the region of the face colour (the median
-of the die's middle) connected to the middle and inside the outline; its rotated rectangle is
-the Face, in frame pixels. Its pips are sought next (pips.py).
+Contract: `find_face(frame, outline, centre, side, angle, p, floor) -> Face | None`, frame BGR
+uint8 (h, w, 3) at full resolution, the die's outline ((n, 1, 2) float32), centre and side in
+its pixels; floor, on a calibrated tray, the empty tray (BGR uint8, the frame's shape). The
+die is resampled to a patch aligned with its outline, `patch` pixels a side covering
+`patch_span` die sides, so every threshold is in die units and the cost does not depend on the
+camera's resolution. The top face is the region of the face colour (the median of the die's
+middle) connected to the middle and inside the outline; its rotated rectangle is the Face, in
+frame pixels. On a calibrated tray what is the empty floor, lit or in shadow, is no part of
+the face (`floor_of`): a black die's shadow is nearly its colour. Its pips are sought next
+(pips.py).
 """
 
 from __future__ import annotations
@@ -76,6 +79,20 @@ def _fill(mask: np.ndarray) -> np.ndarray:
     return filled
 
 
+_SUM = np.ones((1, 3), np.float32)  # cv2.transform by it sums a pixel's three channels
+
+
+def floor_of(patch: np.ndarray, empty: np.ndarray, p: PipParams) -> np.ndarray:
+    """Where a patch of the frame is the floor under it, lit as when empty or in a shadow:
+    bool (h, w), from the patch and the same patch of the empty tray (BGR, float32). A shadow
+    scales the floor's colour by one factor; a die, whatever its own colour, does not."""
+    k = cv2.divide(cv2.transform(patch * empty, _SUM), cv2.transform(empty * empty, _SUM) + 1.0)
+    shaded = empty * k[..., None]
+    off = cv2.sqrt(cv2.transform((patch - shaded) ** 2, _SUM))
+    size = cv2.sqrt(cv2.transform(shaded * shaded, _SUM))
+    return off < p.floor_shade * size + p.floor_noise
+
+
 def find_face(
     frame: np.ndarray,
     outline: np.ndarray,
@@ -83,10 +100,12 @@ def find_face(
     side: float,
     angle: float = 0.0,
     p: PipParams = PARAMS.pips,
+    floor: np.ndarray | None = None,
 ) -> Face | None:
     """The top face of the die whose outline is `outline` ((n, 1, 2) frame pixels), or None.
 
-    side: the die's side in frame pixels; angle: the outline's turn (degrees).
+    side: the die's side in frame pixels; angle: the outline's turn (degrees); floor: the
+    empty tray, where there is one (the face then stops where the floor begins).
     """
     middle_mask = _middle(p)
     scale = p.patch / (p.patch_span * side)
@@ -97,7 +116,8 @@ def find_face(
     body = cv2.dilate(body, np.ones((3, 3), np.uint8))
 
     # smoothed a little: the blended rim of a pip must not pass for a face of another colour
-    lab = cv2.cvtColor(cv2.GaussianBlur(patch, (5, 5), 1.2), cv2.COLOR_BGR2LAB).astype(np.float32)
+    smooth = cv2.GaussianBlur(patch, (5, 5), 1.2)
+    lab = cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB).astype(np.float32)
     colour = median(lab[middle_mask > 0])
     distance = lab_distance(lab, colour)
     near = (distance < 40) & (middle_mask > 0)
@@ -110,6 +130,12 @@ def find_face(
     otsu, _ = cv2.threshold(inside, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     threshold = float(np.clip(p.face_share * otsu, p.min_contrast, 2 * p.min_contrast))
     face_like = ((distance <= threshold) & (body > 0)).astype(np.uint8)
+    if floor is not None:  # the threshold as without it: the floor only takes pixels away
+        empty, _ = resample(floor, centre, angle, scale, p.patch)
+        empty = cv2.GaussianBlur(empty, (5, 5), 1.2).astype(np.float32)
+        on_floor = floor_of(smooth.astype(np.float32), empty, p)
+        if on_floor[middle_mask > 0].mean() < p.floor_middle:  # a die unlike its floor
+            face_like[on_floor] = 0
     unit = p.patch / p.patch_span
     k = max(3, int(unit * 0.22) | 1)  # closes over pips (0.12-0.25 of a side)
     closed = cv2.morphologyEx(

@@ -5,7 +5,9 @@ from the first 30 dice it reads, and from then on holds every face to that size:
 top is foreshortened, or found with a side in it. Kept in
 `tray-faces.json` in the calibration's directory, that knowledge survives a restart, and a new
 calibration (`Calibration.save`) deletes it. A missing or damaged file is learnt again, never
-an error: `load_faces` returns None and says why in the log.
+an error: `load_faces` returns None and says why in the log. So are faces an earlier reader
+measured otherwise (an older VERSION): held to a window learnt from them, flat dice would be
+refused.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from pathlib import Path
 from vision.calibration import FACES_FILE, write_atomically
 
 log = logging.getLogger(__name__)
-VERSION = 1
+VERSION = 2  # 2: the floor is no part of a face on the tray (top_face.floor_of); a black
+# die's face measured with its shadow in it was 1.1-1.4 times one measured without
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,10 @@ def load_faces(directory: str | os.PathLike[str]) -> TrayFaces | None:
         return None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         log.warning("%s cannot be read (%s): the tray's faces are learnt again", path, error)
+        return None
+    version = record.get("version") if isinstance(record, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool) and 0 < version < VERSION:
+        log.warning("%s was measured by an earlier reader: the tray's faces are learnt again", path)
         return None
     faces = _faces(record)
     if faces is None:

@@ -34,11 +34,12 @@ def test_nothing_kept_is_learnt_again(tmp_path):
     "text",
     [
         "{not json",
-        '{"version": 1, "sizes": [], "window": [0.96, 1.1]}',
-        '{"version": 1, "sizes": [62.0], "window": [1.2, 1.3]}',
-        '{"version": 1, "sizes": ["62"], "window": [0.96, 1.1]}',
-        '{"version": 1, "sizes": [62.0], "window": [0.96, "1.1"]}',
+        '{"version": 2, "sizes": [], "window": [0.96, 1.1]}',
+        '{"version": 2, "sizes": [62.0], "window": [1.2, 1.3]}',
+        '{"version": 2, "sizes": ["62"], "window": [0.96, 1.1]}',
+        '{"version": 2, "sizes": [62.0], "window": [0.96, "1.1"]}',
         '{"version": 9, "sizes": [62.0], "window": [0.96, 1.1]}',
+        '{"version": 1, "sizes": [62.0], "window": [0.96, 1.1]}',  # measured otherwise
         "[]",
     ],
 )
