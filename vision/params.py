@@ -90,10 +90,14 @@ class PipParams:
     # it is the empty tray's colour times one factor to within this share of it (BGR, after
     # `floor_noise` grey levels): a die's shadow is of the floor's colour and a dark die is
     # not, so its face found by colour stops at its edge (simulated tray: black dice's faces
-    # 0.35-0.4, their shadows and the floor 0.01-0.05); not where the face's middle is of the
-    # floor's colour itself (`floor_middle` of it: a green die on green felt)
+    # 0.35-0.4, their shadows and the floor 0.01-0.05)
     floor_noise: float = 4.0  # grey levels (camera noise after the face's smoothing)
-    floor_middle: float = 0.3
+    floor_middle: float = 0.1  # ...not where this share of the die's middle or more passes for
+    # floor: a die of the floor's hue (a green die on green felt: 0.8-0.95 on the simulated
+    # tray; in a sunbeam, whose warm light the empty tray never saw, most pass for no floor)
+    # or a black die in a deep shadow (up to 0.34), which the floor cannot be told from
+    # (chosen: other dice 0-0.02, seed 3; at 0.3 a green 6 half in a sunbeam, 0.13, lost a
+    # part of its face and was refused)
     face_share: float = 0.6  # the face is closer to its colour than this share of the split
     face_inset: float = 0.1  # face colour taken this far inside the face edges (face sides)
     pip_reach: float = 0.58  # pips are sought this far from the face centre (face sides)

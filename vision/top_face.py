@@ -85,12 +85,13 @@ _SUM = np.ones((1, 3), np.float32)  # cv2.transform by it sums a pixel's three c
 def floor_of(patch: np.ndarray, empty: np.ndarray, p: PipParams) -> np.ndarray:
     """Where a patch of the frame is the floor under it, lit as when empty or in a shadow:
     bool (h, w), from the patch and the same patch of the empty tray (BGR, float32). A shadow
-    scales the floor's colour by one factor; a die, whatever its own colour, does not."""
-    k = cv2.divide(cv2.transform(patch * empty, _SUM), cv2.transform(empty * empty, _SUM) + 1.0)
-    shaded = empty * k[..., None]
-    off = cv2.sqrt(cv2.transform((patch - shaded) ** 2, _SUM))
-    size = cv2.sqrt(cv2.transform(shaded * shaded, _SUM))
-    return off < p.floor_shade * size + p.floor_noise
+    scales the floor's colour by one factor; a die, whatever its own colour, does not. Per
+    pixel, f the frame's colour and e the floor's: f's part along e (the floor shaded, of
+    length f.e/|e|) and the rest, whose length is sqrt(|f|^2 - (f.e)^2/|e|^2)."""
+    along = cv2.transform(patch * empty, _SUM)
+    shaded = along * along / (cv2.transform(empty * empty, _SUM) + 1.0)  # squared lengths
+    rest = np.maximum(cv2.transform(patch * patch, _SUM) - shaded, 0.0)
+    return cv2.sqrt(rest) < p.floor_shade * cv2.sqrt(shaded) + p.floor_noise
 
 
 def find_face(

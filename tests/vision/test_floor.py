@@ -3,14 +3,16 @@ die's shadow is nearly its colour, and a face found by colour alone takes it in.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from hardware.sim import SimulatedTray
 from hardware.sim.dice import DiePose
-from vision.face import read_pips
-from vision.params import PARAMS
-from vision.top_face import floor_of
+from vision.face import box_outline, read_pips
+from vision.params import PARAMS, PipParams
+from vision.top_face import Face, find_face, floor_of
 from vision.types import Candidate
 
 BLACK = ("#1a1a1a", "#f2f2f2")
@@ -72,6 +74,30 @@ def test_a_die_unlike_its_shadow_or_like_its_floor_is_measured_as_before(look) -
     for alone_value, floor_value, alone, with_floor in _faces(look):
         assert floor_value == alone_value is not None
         assert with_floor == pytest.approx(alone, abs=0.05)
+
+
+def test_the_floor_is_not_used_on_a_die_of_its_hue() -> None:
+    """A green die on green felt passes for floor in much of its middle (`floor_middle`): the
+    floor is then not used, where it would take most of the face away."""
+    tray = SimulatedTray(seed=11, die_colour=GREEN[0], pip_colour=GREEN[1])
+    tray.open()
+    g = tray.geometry
+    side = g.die
+    x, y = (g.floor[0] + g.floor[2]) / 2 + 2 * side, (g.floor[1] + g.floor[3]) / 2
+    frame = tray.render((DiePose(np.array([x, y, side / 2]), np.eye(3)),))
+    tx, ty = g.project(np.array([x, y, side]))
+    candidate = Candidate((float(tx), float(ty)), 1.25 * side, 1.0, on_tray=True)
+    empty = tray.empty_frame()
+    outline = box_outline(candidate.centre, candidate.size)
+
+    def face(p: PipParams = PARAMS.pips, floor: np.ndarray | None = None) -> Face | None:
+        return find_face(frame, outline, candidate.centre, candidate.size, 0.0, p, floor)
+
+    alone, guarded = face(), face(floor=empty)
+    unguarded = face(replace(PARAMS.pips, floor_middle=1.01), empty)
+    assert alone is not None and guarded is not None
+    assert guarded.side == pytest.approx(alone.side)
+    assert unguarded is None or unguarded.side < 0.93 * alone.side
 
 
 def test_the_floor_in_shadow_is_floor_and_a_die_on_it_is_not() -> None:
