@@ -108,10 +108,9 @@ def tray_blobs(
     (image.Halvings), where the die finder shrinks it too; the empty tray is shrunk alike.
     """
     scale = min(1.0, WORK_DIE / die) if die else min(1.0, 320 / max(frame.shape[:2]))
-    size = (max(1, round(frame.shape[1] * scale)), max(1, round(frame.shape[0] * scale)))
-    now = (halvings or Halvings(frame)).to(size)
+    now = (halvings or Halvings(frame)).scaled(scale)
     reach = reference_side(frame.shape, die)
-    then = _empty_lab(empty, size, tray, p.floor_reach * reach)
+    then = _empty_lab(empty, scale, tray, p.floor_reach * reach)
     _, then_lab, then_median, floor = then
     now_lab = cv2.cvtColor(now, cv2.COLOR_BGR2LAB).astype(np.float32)
     shift = median(now_lab[::2, ::2].reshape(-1, 3)) - then_median
@@ -174,15 +173,17 @@ _EMPTY: dict[tuple, tuple] = {}
 
 
 def _empty_lab(
-    empty: np.ndarray, size: tuple[int, int], tray: np.ndarray | None, reach: float
+    empty: np.ndarray, scale: float, tray: np.ndarray | None, reach: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
-    """The empty tray shrunk to `size` (BGR) and in Lab, its median colour, and the mask (uint8
-    0/1, `size`) of the floor grown by `reach` frame px (None without a floor), made once per
-    calibration (the kiosk reads every settled frame against the same empty frame)."""
-    key = (id(empty), id(tray), size, round(reach, 1))
+    """The empty tray shrunk by `scale` as the frame is (BGR) and in Lab, its median colour,
+    and the mask (uint8 0/1, of the shrunk size) of the floor grown by `reach` frame px (None
+    without a floor), made once per calibration (the kiosk reads every settled frame against
+    the same empty frame)."""
+    key = (id(empty), id(tray), scale, round(reach, 1))
     cached = _EMPTY.get(key)
     if cached is None or cached[0] is not empty or cached[1] is not tray:
-        small = Halvings(empty).to(size)
+        small = Halvings(empty).scaled(scale)
+        size = (small.shape[1], small.shape[0])
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
         floor = None
         if tray is not None:
