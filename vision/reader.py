@@ -195,6 +195,8 @@ class TrayReader:
         self._last: Roll | None = None  # the roll last learnt from
         self.camera = FollowedCamera(calibration)  # the camera's moves since calibration
         self.params = params
+        self.inspected: tuple[np.ndarray, list[DieVerdict]] | None = None  # the last frame
+        # read and each candidate's verdict on it (`azar-kiosk watch --debug-dir` draws them)
         if of_tray and faces is not None:
             self._sizes.extend(faces.sizes)
             self._first = None
@@ -279,6 +281,7 @@ class TrayReader:
             params=self.params,
             face_size=self.face_size,
         )
+        self.inspected = (frame, verdicts)
         sure = self.params.classify.sure
         shapes = [
             v.pips.pip_stretch

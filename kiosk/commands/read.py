@@ -92,6 +92,19 @@ def in_file_pixels(roll, scale: int):
     return replace(roll, dice=dice)
 
 
+def debug_folder(folder: Path | None) -> bool:
+    """Make the --debug-dir folder (if one is asked for); False, said on stderr, if it cannot
+    be made."""
+    if folder is None:
+        return True
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"cannot create {folder}: {error.strerror}", file=sys.stderr)
+        return False
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
     import cv2
 
@@ -99,12 +112,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.image import ImageFileError, load_image
     from vision.reader import inspect
 
-    if args.debug_dir is not None:
-        try:
-            args.debug_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            print(f"cannot create {args.debug_dir}: {error.strerror}", file=sys.stderr)
-            return 1
+    if not debug_folder(args.debug_dir):
+        return 1
     failed = False
     for image in args.images:
         try:

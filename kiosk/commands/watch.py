@@ -5,8 +5,13 @@ vote exactly as the kiosk's vision worker does (kiosk.app.build_watcher), and pr
 answer (one JSON object with --json). An exhibit builder films their own tray before opening day
 and sees what the referee would have said, and when.
 
+With --debug-dir each answer's frame is also written there (`frame-000123.png`, the frame's
+index), drawn as `read --debug-dir` draws a photo: every candidate, the face and pips found on
+it, both readings and the answer. A refused throw then shows why: a shadow taken into a face,
+a pip lost in a glint, a die the finder missed.
+
 Exit code 0 when the source could be read to its end, 1 when it could not be opened (or no frame
-of it could), 2 for bad arguments.
+of it could) or a debug frame could not be written, 2 for bad arguments.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from kiosk.commands.read import _expect, answer_fields
+from kiosk.commands.read import _expect, answer_fields, debug_folder
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
@@ -47,6 +52,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--fps", type=float, default=30.0, help="frame rate of a folder of frames (default 30)"
     )
     parser.add_argument("--config", type=Path, help="TOML configuration ([vision] settings)")
+    parser.add_argument(
+        "--debug-dir",
+        type=Path,
+        help="write the frame of each answer here, annotated with what the reader saw",
+    )
     parser.set_defaults(func=run)
 
 
@@ -138,6 +148,24 @@ def _calibration(path: Path | None):
     return calibration
 
 
+def debug_frame(folder: Path, index: int, frame, roll, reader) -> bool:
+    """Write the answer's frame into `folder`, annotated (vision.debug) with the candidates the
+    reader judged on it, when this frame is the one it last read (an answer that the dice did
+    not move reads nothing: the frame is drawn with the answer alone). False when it cannot be
+    written."""
+    import cv2
+
+    from vision.debug import annotate
+
+    inspected = getattr(reader, "inspected", None)
+    verdicts = inspected[1] if inspected is not None and inspected[0] is frame else []
+    target = folder / f"frame-{index:06d}.png"
+    if cv2.imwrite(str(target), annotate(frame, verdicts, roll)):
+        return True
+    print(f"cannot write {target}", file=sys.stderr)
+    return False
+
+
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is for the answers
     from kiosk.app import build_watcher
@@ -149,6 +177,9 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"configuration: {error}", file=sys.stderr)
         return 2
+    if not debug_folder(args.debug_dir):
+        return 1
+    written = True
     try:
         calibration = _calibration(args.calibration)
         folder = None if args.calibration is None else _folder(args.calibration)
@@ -161,7 +192,9 @@ def run(args: argparse.Namespace) -> int:
                 continue
             line = answer_json(index, t, roll) if args.json else answer_line(index, t, roll)
             print(json.dumps(line) if args.json else line, flush=True)
+            if args.debug_dir is not None:
+                written &= debug_frame(args.debug_dir, index, frame, roll, watcher.reader)
     except (SourceError, FrameError) as error:
         print(f"{args.source}: cannot watch ({error})", file=sys.stderr)
         return 1
-    return 0
+    return 0 if written else 1

@@ -111,6 +111,42 @@ def test_watch_prints_a_line_per_answer_and_takes_a_calibration_file(recording, 
     assert all(line.startswith("frame ") for line in lines)
 
 
+def test_watch_debug_dir_holds_each_answers_frame_with_its_dice_boxed(
+    recording, tmp_path, capsys
+) -> None:
+    """An exhibit builder sees why a throw was refused: each answer's frame, annotated."""
+    from vision.debug import GREEN
+
+    video, calibration, thrown = recording
+    debug = tmp_path / "debug"
+    argv = ["watch", str(video), "--json", "--calibration", str(calibration)]
+    assert main([*argv, "--debug-dir", str(debug)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == len(thrown)
+    assert sorted(p.name for p in debug.iterdir()) == [
+        f"frame-{line['frame']:06d}.png" for line in lines
+    ]
+    for line in lines:
+        drawn = cv2.imread(str(debug / f"frame-{line['frame']:06d}.png"))
+        assert drawn.shape == (480, 640, 3)
+        for die in line["dice"]:  # each die read is boxed in green on its own frame, above
+            (x, y), size = die["center"], die["size"]  # its face (the box is the die's)
+            above = drawn[round(y - 1.2 * size) : round(y - 0.4 * size), round(x)]
+            assert (np.abs(above.astype(int) - GREEN).max(axis=1) < 40).any()
+    assert any(line["dice"] for line in lines)
+
+
+def test_watch_says_so_when_its_debug_dir_cannot_be_made(recording, tmp_path, capsys) -> None:
+    video, calibration, _ = recording
+    taken = tmp_path / "taken"
+    taken.write_text("a file where the folder should be")
+    argv = ["watch", str(video), "--calibration", str(calibration), "--debug-dir", str(taken)]
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert f"cannot create {taken}" in captured.err and "Traceback" not in captured.err
+    assert captured.out == ""
+
+
 def test_watch_reads_a_folder_of_frames(tmp_path, capsys) -> None:
     video = tmp_path / "tray.avi"
     thrown, calibration = record(video, throws=1, seed=4)
