@@ -270,12 +270,16 @@ def test_a_recording_from_a_camera_knocked_since_calibration_is_read_as_before(
     assert knocked == where_calibrated
 
 
-def test_a_visitor_leaning_over_the_tray_after_a_ruling_is_no_throw(tmp_path, capsys) -> None:
+@pytest.mark.parametrize("seed", [8, 7])
+def test_a_visitor_leaning_over_the_tray_after_a_ruling_is_no_throw(
+    seed: int, tmp_path, capsys
+) -> None:
     """After each throw a visitor leans over the tray to look at the dice and leaves: the
     recording still gets one answer per throw, each the dice thrown or a reroll, none "the
-    dice did not move" (before, one now and then as the shadow came or went)."""
+    dice did not move" (before, one now and then as the shadow came or went; with seed 7 the
+    shadow's edge lay along a die's edge, whose line of pixels the light did not explain)."""
     video = tmp_path / "lean.avi"
-    thrown, calibration = record(video, throws=4, seed=8, lean=True)
+    thrown, calibration = record(video, throws=4, seed=seed, lean=True)
     calibration.save(tmp_path / "calibration")
     args = ["watch", str(video), "--json", "--calibration", str(tmp_path / "calibration")]
     assert main(args) == 0
