@@ -301,7 +301,16 @@ def test_unknown_arguments_are_refused(pi: FakePi) -> None:
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
 def test_the_shell_scripts_pass_shellcheck() -> None:
-    scripts = [REPO / "scripts/install-pi", FAKE_COMMAND]
+    """Every shell script of the project: the installer, the two README commands and what
+    they call, CI's entry point, and the tests' fake system command."""
+    shell = [
+        path
+        for path in [*sorted((REPO / "scripts").iterdir()), REPO / ".ci/run"]
+        if path.is_file()
+        and path.read_text().startswith(("#!/bin/sh", "#!/usr/bin/env bash", "#!/bin/bash"))
+    ]
+    assert REPO / "scripts/install-pi" in shell and REPO / "scripts/test" in shell
+    scripts = [*shell, FAKE_COMMAND]
     result = subprocess.run(
         ["shellcheck", *map(str, scripts)], capture_output=True, text=True, timeout=60
     )
