@@ -14,69 +14,15 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.sim import SimulatedTray
-from hardware.sim.scene import visitor_shadow
+from hardware.sim.recording import film_throws
 from kiosk.cli import main
-from vision.calibration import Calibration
-
-FPS = 30.0
-
-
-def record(
-    path: Path,
-    throws: int,
-    seed: int,
-    shadows: bool = False,
-    knock: tuple[float, float] = (0.0, 0.0),
-    lean: bool = False,
-) -> tuple[list[tuple[int, ...]], Calibration]:
-    """Film `throws` throws on the simulated tray into `path`; the values thrown, and the
-    tray's calibration (its floor and empty frame, no die size, as staff calibrate). With
-    `shadows` a visitor leans over the tray as each throw is made (the same dice fall); with
-    `knock` the camera was knocked by (dx, dy) px after it was calibrated; with `lean` a
-    visitor leans over the tray after each throw has come to rest, looks, and leaves."""
-    now = [0.0]
-    tray = SimulatedTray(resolution=(640, 480), seed=seed, clock=lambda: now[0])
-    tray.open()
-    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), FPS, (640, 480))
-    assert writer.isOpened()
-    rng = np.random.default_rng(seed)
-    thrown = []
-
-    def film(seconds: float) -> None:
-        for _ in range(int(seconds * FPS)):
-            frame = tray.read().image
-            dx, dy = rng.uniform(-1.0, 1.0, 2) + knock  # the table shakes a little
-            move = np.float32([[1, 0, dx], [0, 1, dy]])
-            writer.write(cv2.warpAffine(frame, move, (640, 480), borderMode=cv2.BORDER_REFLECT))
-            now[0] += 1 / FPS
-
-    film(1.0)
-    shade = np.random.default_rng(seed + 1)
-    for _ in range(throws):
-        tray.shadow = visitor_shadow(tray.geometry, shade) if shadows else None
-        tray.throw()
-        film(tray.settle_time + 1.5)
-        thrown.append(tuple(sorted(tray.last_values)))
-        if lean:
-            shadow = visitor_shadow(tray.geometry, shade)
-            for cover in (*np.linspace(0, 1, 15), *[1.0] * 30, *np.linspace(1, 0, 15)):
-                tray.shadow = 1 - cover * (1 - shadow)  # leaning in over half a second
-                film(1 / FPS)
-            tray.shadow = None
-            film(1.5)
-        tray.clear()
-        film(0.5)
-    writer.release()
-    return thrown, calibration
 
 
 @pytest.fixture(scope="module")
 def recording(tmp_path_factory) -> tuple[Path, Path, list[tuple[int, ...]]]:
     folder = tmp_path_factory.mktemp("recording")
     video = folder / "tray.avi"
-    thrown, calibration = record(video, throws=3, seed=21)
+    thrown, calibration = film_throws(video, throws=3, seed=21)
     calibration.save(folder / "calibration")
     return video, folder / "calibration", thrown
 
@@ -149,7 +95,7 @@ def test_watch_says_so_when_its_debug_dir_cannot_be_made(recording, tmp_path, ca
 
 def test_watch_reads_a_folder_of_frames(tmp_path, capsys) -> None:
     video = tmp_path / "tray.avi"
-    thrown, calibration = record(video, throws=1, seed=4)
+    thrown, calibration = film_throws(video, throws=1, seed=4)
     folder = tmp_path / "frames"
     folder.mkdir()
     capture = cv2.VideoCapture(str(video))
@@ -218,7 +164,7 @@ def test_a_throw_at_rest_under_a_shadow_is_answered_though_the_camera_shakes(
     was taken for "not the camera", the shake was motion, the settle timer restarted every few
     frames, and this throw (seed 5, a visitor's shadow over the tray) had no answer at all."""
     video = tmp_path / "shadow.avi"
-    thrown, calibration = record(video, throws=1, seed=5, shadows=True)
+    thrown, calibration = film_throws(video, throws=1, seed=5, shadows=True)
     calibration.save(tmp_path / "calibration")
     argv = ["watch", str(video), "--json", "--calibration", str(tmp_path / "calibration")]
     assert main(argv) == 0
@@ -233,7 +179,7 @@ def test_watch_answers_throws_under_a_visitors_shadow_as_without(tmp_path, capsy
     answers = []
     for shadows in (False, True):
         video = tmp_path / f"shadows-{shadows}.avi"
-        thrown, calibration = record(video, throws=4, seed=8, shadows=shadows)
+        thrown, calibration = film_throws(video, throws=4, seed=8, shadows=shadows)
         calibration.save(tmp_path / f"calibration-{shadows}")
         args = [
             "watch",
@@ -259,7 +205,7 @@ def test_a_recording_from_a_camera_knocked_since_calibration_is_read_as_before(
     answers = []
     for knock in ((0.0, 0.0), (9.0, -6.0)):
         video = tmp_path / f"knock-{knock[0]:.0f}.avi"
-        thrown, calibration = record(video, throws=4, seed=8, knock=knock)
+        thrown, calibration = film_throws(video, throws=4, seed=8, knock=knock)
         folder = tmp_path / f"calibration-{knock[0]:.0f}"
         calibration.save(folder)
         assert main(["watch", str(video), "--json", "--calibration", str(folder)]) == 0
@@ -279,7 +225,7 @@ def test_a_visitor_leaning_over_the_tray_after_a_ruling_is_no_throw(
     dice did not move" (before, one now and then as the shadow came or went; with seed 7 the
     shadow's edge lay along a die's edge, whose line of pixels the light did not explain)."""
     video = tmp_path / "lean.avi"
-    thrown, calibration = record(video, throws=4, seed=seed, lean=True)
+    thrown, calibration = film_throws(video, throws=4, seed=seed, lean=True)
     calibration.save(tmp_path / "calibration")
     args = ["watch", str(video), "--json", "--calibration", str(tmp_path / "calibration")]
     assert main(args) == 0
