@@ -101,6 +101,13 @@ class Calibration:
         return cls(tray=tray, die_size=die_size, empty=empty)
 
 
+def empty_under(calibration: Calibration | None, frame: np.ndarray) -> np.ndarray | None:
+    """The empty tray under `frame`, where the calibration holds one of the frame's shape (the
+    tray difference and the floor are only seen against it)."""
+    empty = calibration.empty if calibration is not None else None
+    return empty if empty is not None and empty.shape == frame.shape else None
+
+
 def _tray(value: object, path: Path) -> np.ndarray | None:
     if value is None:
         return None

@@ -21,7 +21,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration
+from vision.calibration import Calibration, empty_under
 from vision.classify import Looks
 from vision.face import box_outline
 from vision.image import Halvings
@@ -92,8 +92,8 @@ def find_candidates(
     found = from_finder(frame, die, p, looks, halvings)
     tray = calibration.tray if calibration is not None else None
     unexplained: list[np.ndarray] = []
-    empty = calibration.empty if calibration is not None else None
-    if empty is not None and empty.shape == frame.shape:
+    empty = empty_under(calibration, frame)
+    if empty is not None:
         found, unexplained = _with_tray(frame, empty, found, die, tray, p, halvings)
     kept = []
     for c in found:

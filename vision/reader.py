@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision import photo
-from vision.calibration import Calibration
+from vision.calibration import Calibration, empty_under
 from vision.candidates import find_candidates
 from vision.classify import ClassifierMissing, Looks
 from vision.face import read_pips
@@ -72,7 +72,7 @@ def inspect(
                 for c, r in zip(candidates, pips, strict=True)
             ]
         else:
-            floor = _floor(frame, calibration)
+            floor = empty_under(calibration, frame)
             pips = [read_pips(frame, c, params.pips, leaning, floor) for c in candidates]
             boxes = [  # a mark of the tray difference alone is boxed on the face found
                 (*(c.centre if c.p_die > 0 or r.face is None else r.face.centre), c.size)
@@ -93,12 +93,6 @@ def inspect(
             why = f"pips of a die not found at ({missed[0]:.0f}, {missed[1]:.0f})"
             return Roll(roll.dice, RerollReason.WRONG_COUNT, why), verdicts
     return judge_roll(verdicts, unexplained, expect, params), verdicts
-
-
-def _floor(frame: np.ndarray, calibration: Calibration | None) -> np.ndarray | None:
-    """The empty tray under this frame, where the calibration holds one of its shape."""
-    empty = calibration.empty if calibration is not None else None
-    return empty if empty is not None and empty.shape == frame.shape else None
 
 
 def _missed_die(
@@ -315,8 +309,8 @@ class TrayReader:
         self._sizes.extend(sizes)
         self._learnt_size()
         if self._first is not None:
-            empty = self.calibration.empty
-            if empty is not None and empty.shape == frame.shape:
+            empty = empty_under(self.calibration, frame)
+            if empty is not None:
                 even = evenly_lit(frame, empty, [(*die.center, die.size) for die in roll.dice])
                 sizes = [size for size, ok in zip(sizes, even, strict=True) if ok]
             self._first.extend(sizes)
