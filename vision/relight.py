@@ -27,6 +27,10 @@ from vision.motion import beyond
 
 _NEAR = np.ones((3, 3), np.uint8)
 CLIPPED = 250.0  # a work copy's value at which the camera clipped (averaged down, nearly 255)
+LIGHT_ERROR = 0.1  # how far off the light's factor may be where it is matched: the median over
+# `span` of a soft shadow's edge lies up to 7% off the factor on a die there (a white die half
+# in a visitor's shadow, 103 -> 214 under a field of 1.9-2.0: 14 levels beyond, which took a
+# visitor leaning in and out for a hand), and a relit value is as far off as its factor
 
 
 def unexplained(
@@ -34,8 +38,9 @@ def unexplained(
 ) -> np.ndarray:
     """uint8 mask (255) of the pixels inside `mask` where `a` differs from `b` by more than
     `level` once the light is matched around each pixel: `b` relit by the least and the most
-    factor found within a pixel (the field's edge is known to a pixel), and a pixel of `a`
-    differs only outside the range of relit `b` over its 3x3 neighbourhood (a fixed camera
+    factor found within a pixel (the field's edge is known to a pixel), each give or take
+    LIGHT_ERROR, and a pixel of `a` differs only outside the range of relit `b` over its 3x3
+    neighbourhood (a fixed camera
     still shakes by a fraction of a work pixel when the table is knocked). The camera clips:
     relit values over 255 are 255, and what `b` shows clipped (CLIPPED or more) may have been
     any brighter value (a white die in the sun, then in the shade). A lone pixel is dropped
@@ -44,8 +49,9 @@ def unexplained(
     coded = np.clip(128 + 32 * ratio, 0, 255).astype(np.uint8)  # in 1/32 stops
     least, most = light_field(coded, max(3, 2 * int(span // 2) + 1))
     brightest = np.float32(255)  # the camera clips: a white die in the sun shows 255
-    low = np.minimum(cv2.min(b * least, b * most), brightest)
-    high = np.where(b >= CLIPPED, brightest, np.minimum(cv2.max(b * least, b * most), brightest))
+    low = np.minimum(cv2.min(b * least, b * most) * (1 - LIGHT_ERROR), brightest)
+    high = cv2.max(b * least, b * most) * (1 + LIGHT_ERROR)
+    high = np.where(b >= CLIPPED, brightest, np.minimum(high, brightest))
     low, high = cv2.erode(low, _NEAR), cv2.dilate(high, _NEAR)
     outside = cv2.max(cv2.subtract(a, high), cv2.subtract(low, a))
     return cv2.bitwise_and(beyond(outside, level), mask)

@@ -34,6 +34,20 @@ def test_a_change_of_light_leaves_nothing(factors, soft):
         assert cv2.countNonZero(unexplained(before, after, MASK, 12, SPAN)) == 0
 
 
+@pytest.mark.parametrize("factor", [0.3, 0.5])
+def test_a_shadows_edge_across_a_white_die_leaves_nothing(factor):
+    """The edge of a deep shadow swept across the tray, 10 px soft, every 10 px: where it
+    crosses a die, the light's factor there, a median over three die sides, is a few per cent
+    off the die's own change, and a white die's bright pixels relit by it fell beyond the
+    level (up to 20 px of them, more than 0.1% of the tray: a visitor's shadow taken for a
+    hand, "the dice did not move")."""
+    before = _small(scene(THREE))
+    for edge in range(80, 600, 10):
+        after = _small(_lit(scene(THREE), factor, float(edge), 10.0))
+        assert cv2.countNonZero(unexplained(after, before, MASK, 12, SPAN)) == 0, edge
+        assert cv2.countNonZero(unexplained(before, after, MASK, 12, SPAN)) == 0, edge
+
+
 def test_a_die_moved_is_not_light_even_in_changed_light():
     moved = [THREE[0], THREE[1], Drawn(6, (470.0, 200.0), angle=70)]  # the 6 slid aside
     before = _small(scene(THREE))
