@@ -2,7 +2,7 @@
 check their own tray (prints figures).
 
     .venv/bin/python benchmarks/bench_watch.py [--seeds 5-10] [--throws 8]
-        [--scenario plain|shadows|lean|knock ...]
+        [--scenario plain|shadows|lean|knock|shaky ...] [--codec MJPG|mp4v]
 
 Each seed films `--throws` throws (hardware/sim/recording.py: 640x480 MJPEG, the camera moving
 by up to 1 px each way every frame, 1.5 s of rest after each throw), saves the tray's
@@ -10,9 +10,13 @@ calibration as staff make it, and reads the file with `azar-kiosk watch --json -
 exactly as the kiosk reads its camera. Scenarios: `plain`; `shadows`, a visitor leaning over
 the tray as each throw is made; `lean`, a visitor leaning in and out again after each throw has
 its answer (no throw: nothing is to be said); `knock`, the camera knocked by (2, -1) px since
-calibration. Per scenario: throws, answers, throws answered ok with the values thrown, ok but
-wrong (must be 0), refused, "the dice did not move" (a stir taken for a throw that wasn't), and
-throws with no answer at all.
+calibration; `shaky`, the camera moving by up to 2 px each way every frame (up to 4 px from one
+frame to the next, twice what a throw gives a table). `--codec mp4v` films MPEG-4 with
+predicted frames (as phones and webcams record) instead of a JPEG a frame. Per scenario:
+throws, answers, throws answered ok with the values thrown, ok but wrong (must be 0), refused,
+"the dice did not move" (a stir taken for a throw that wasn't), a second ruling for one throw,
+and throws with no answer at all; each throw's answers are those from its first frame to the
+next throw's.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hardware.sim.recording import film_throws  # noqa: E402
+from hardware.sim.recording import film  # noqa: E402
 from kiosk.cli import main as cli  # noqa: E402
 
 SCENARIOS = {
@@ -36,6 +40,7 @@ SCENARIOS = {
     "shadows": {"shadows": True},
     "lean": {"lean": True},
     "knock": {"knock": (2.0, -1.0)},
+    "shaky": {"shake": 2.0},
 }
 
 
@@ -57,17 +62,21 @@ def watch(video: Path, calibration: Path) -> list[dict]:
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
-def tally(answers: list[dict], thrown: list[tuple[int, ...]]) -> Counter:
-    """Each throw matched to the answers given between its start and the next throw's:
-    answers in order, a not_moved answer belonging to the throw it follows."""
+def tally(answers: list[dict], thrown: list[tuple[int, ...]], starts: list[int]) -> Counter:
+    """Each throw's answers: those given from its first frame to the next throw's. A throw
+    answered twice counts its first ruling, and the second as `extra`."""
     counts: Counter = Counter(throws=len(thrown), answers=len(answers))
-    counts["not moved"] = sum(a["reason"] == "not_moved" for a in answers)
-    rulings = [a for a in answers if a["reason"] != "not_moved"]
-    counts["no answer"] = max(0, len(thrown) - len(rulings))
-    for answer, values in zip(rulings, thrown, strict=False):
-        if answer["status"] != "ok":
+    ends = [*starts[1:], 1 << 62]
+    for values, start, end in zip(thrown, starts, ends, strict=True):
+        own = [a for a in answers if start <= a["frame"] < end]
+        counts["not moved"] += sum(a["reason"] == "not_moved" for a in own)
+        rulings = [a for a in own if a["reason"] != "not_moved"]
+        counts["extra"] += max(0, len(rulings) - 1)
+        if not rulings:
+            counts["no answer"] += 1
+        elif rulings[0]["status"] != "ok":
             counts["refused"] += 1
-        elif tuple(sorted(d["value"] for d in answer["dice"])) == values:
+        elif tuple(sorted(d["value"] for d in rulings[0]["dice"])) == values:
             counts["ok right"] += 1
         else:
             counts["ok WRONG"] += 1
@@ -79,24 +88,31 @@ def main() -> int:
     parser.add_argument("--seeds", type=seeds, default=seeds("5-10"))
     parser.add_argument("--throws", type=int, default=8)
     parser.add_argument(
-        "--scenario", action="append", choices=sorted(SCENARIOS), help="default: all four"
+        "--scenario", action="append", choices=sorted(SCENARIOS), help="default: all"
     )
+    parser.add_argument("--codec", choices=("MJPG", "mp4v"), default="MJPG")
     args = parser.parse_args()
-    columns = ["throws", "answers", "ok right", "ok WRONG", "refused", "not moved", "no answer"]
-    print(f"seeds {args.seeds[0]}-{args.seeds[-1]}, {args.throws} throws each")
+    suffix = ".avi" if args.codec == "MJPG" else ".mp4"
+    columns = [
+        "throws", "answers", "ok right", "ok WRONG", "refused", "not moved", "extra", "no answer"
+    ]  # fmt: skip
+    print(f"seeds {args.seeds[0]}-{args.seeds[-1]}, {args.throws} throws each, {args.codec}")
     print("| scenario | " + " | ".join(columns) + " |")
     print("|---" * (len(columns) + 1) + "|")
     with tempfile.TemporaryDirectory() as folder:
         for name in args.scenario or list(SCENARIOS):
             total: Counter = Counter()
             for seed in args.seeds:
-                video = Path(folder) / f"{name}-{seed}.avi"
-                thrown, calibration = film_throws(video, args.throws, seed, **SCENARIOS[name])
+                video = Path(folder) / f"{name}-{seed}{suffix}"
+                scenario = SCENARIOS[name]
+                thrown, calibration, starts = film(
+                    video, args.throws, seed, codec=args.codec, **scenario
+                )
                 calibration.save(Path(folder) / f"calibration-{name}-{seed}")
                 answers = watch(video, Path(folder) / f"calibration-{name}-{seed}")
-                counts = tally(answers, thrown)
+                counts = tally(answers, thrown, starts)
                 total += counts
-                if counts["ok WRONG"] or counts["no answer"] or counts["not moved"]:
+                if any(counts[k] for k in ("ok WRONG", "no answer", "not moved", "extra")):
                     print(f"  seed {seed}: {dict(counts)}", file=sys.stderr)
             print(f"| {name} | " + " | ".join(str(total[c]) for c in columns) + " |", flush=True)
     return 0

@@ -3,14 +3,15 @@ a camera over the tray, a video file (MJPEG in AVI, which every OpenCV build wri
 calibration as staff make it (its outline and empty frame, no die size). The table shakes the
 camera a little all the time and the sensor adds noise, as a real one does.
 
-`film_throws(path, throws, seed, ...) -> (values thrown, Calibration)`. `azar-kiosk watch`
-reads such a file as the kiosk reads its camera (tests/vision/test_watch_cli.py,
-benchmarks/bench_watch.py).
+`film(path, throws, seed, ...) -> Recording` (values thrown, calibration, the frame each throw
+starts at); `film_throws` the first two. `azar-kiosk watch` reads such a file as the kiosk
+reads its camera (tests/vision/test_watch_cli.py, benchmarks/bench_watch.py).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -23,56 +24,82 @@ FPS = 30.0
 SIZE = (640, 480)
 
 
+class Recording(NamedTuple):
+    """What was filmed: the values of each throw (sorted), the tray's calibration, and the
+    frame each throw starts at (its answer lies before the next one's)."""
+
+    thrown: list[tuple[int, ...]]
+    calibration: Calibration
+    starts: list[int]
+
+
 def film_throws(
+    path: Path,
+    throws: int,
+    seed: int,
+    **kwargs,
+) -> tuple[list[tuple[int, ...]], Calibration]:
+    """film() without the throws' frames: (values thrown, calibration)."""
+    recording = film(path, throws, seed, **kwargs)
+    return recording.thrown, recording.calibration
+
+
+def film(
     path: Path,
     throws: int,
     seed: int,
     shadows: bool = False,
     knock: tuple[float, float] = (0.0, 0.0),
     lean: bool = False,
-) -> tuple[list[tuple[int, ...]], Calibration]:
-    """Film `throws` throws into `path`; the values thrown (sorted, a throw each) and the
-    tray's calibration. Each throw is filmed until 1.5 s after the dice stop, then the tray is
-    cleared. The camera moves by up to 1 px each way at every frame (the table shakes).
+    codec: str = "MJPG",
+    shake: float = 1.0,
+) -> Recording:
+    """Film `throws` throws into `path`. Each throw is filmed until 1.5 s after the dice stop,
+    then the tray is cleared. The camera moves by up to `shake` px each way at every frame (the
+    table shakes: 1 px, up to 2 px from one frame to the next; a hand-held phone more).
 
     shadows: a visitor leans over the tray as each throw is made (the same dice fall);
     knock: the camera was knocked by (dx, dy) px after it was calibrated; lean: a visitor
-    leans over the tray after each throw has come to rest, looks, and leaves."""
+    leans over the tray after each throw has come to rest, looks, and leaves; codec: the
+    video's FOURCC (MJPG: each frame a JPEG; mp4v: MPEG-4 with frames predicted from others,
+    as phones and webcams record, in an .mp4 `path`)."""
     now = [0.0]
     tray = SimulatedTray(resolution=SIZE, seed=seed, clock=lambda: now[0])
     tray.open()
     calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), FPS, SIZE)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*codec), FPS, SIZE)
     if not writer.isOpened():
         raise OSError(f"cannot write a video at {path}")
     rng = np.random.default_rng(seed)
-    thrown = []
+    thrown, starts, frames = [], [], [0]
 
-    def film(seconds: float) -> None:
+    def roll(seconds: float) -> None:
         for _ in range(int(seconds * FPS)):
             frame = tray.read().image
-            dx, dy = rng.uniform(-1.0, 1.0, 2) + knock  # the table shakes a little
+            dx, dy = rng.uniform(-shake, shake, 2) + knock  # the table shakes a little
             move = np.float32([[1, 0, dx], [0, 1, dy]])
             writer.write(cv2.warpAffine(frame, move, SIZE, borderMode=cv2.BORDER_REFLECT))
             now[0] += 1 / FPS
+            frames[0] += 1
 
     try:
-        film(1.0)
+        roll(1.0)
         shade = np.random.default_rng(seed + 1)
         for _ in range(throws):
             tray.shadow = visitor_shadow(tray.geometry, shade) if shadows else None
             tray.throw()
-            film(tray.settle_time + 1.5)
+            starts.append(frames[0])
+            roll(tray.settle_time + 1.5)
             thrown.append(tuple(sorted(tray.last_values)))
             if lean:
                 shadow = visitor_shadow(tray.geometry, shade)
                 for cover in (*np.linspace(0, 1, 15), *[1.0] * 30, *np.linspace(1, 0, 15)):
                     tray.shadow = 1 - cover * (1 - shadow)  # leaning in over half a second
-                    film(1 / FPS)
+                    roll(1 / FPS)
                 tray.shadow = None
-                film(1.5)
+                roll(1.5)
             tray.clear()
-            film(0.5)
+            roll(0.5)
     finally:
         writer.release()
-    return thrown, calibration
+    return Recording(thrown, calibration, starts)
