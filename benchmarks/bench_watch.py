@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hardware.sim.recording import film  # noqa: E402
 from kiosk.cli import main as cli  # noqa: E402
+from vision.calibration import Calibration  # noqa: E402
 
 SCENARIOS = {
     "plain": {},
@@ -105,12 +106,11 @@ def main() -> int:
             for seed in args.seeds:
                 video = Path(folder) / f"{name}-{seed}{suffix}"
                 scenario = SCENARIOS[name]
-                thrown, calibration, starts = film(
-                    video, args.throws, seed, codec=args.codec, **scenario
-                )
+                recording = film(video, args.throws, seed, codec=args.codec, **scenario)
+                calibration = Calibration(recording.tray, None, recording.empty)  # as staff make
                 calibration.save(Path(folder) / f"calibration-{name}-{seed}")
                 answers = watch(video, Path(folder) / f"calibration-{name}-{seed}")
-                counts = tally(answers, thrown, starts)
+                counts = tally(answers, recording.thrown, recording.starts)
                 total += counts
                 if any(counts[k] for k in ("ok WRONG", "no answer", "not moved", "extra")):
                     print(f"  seed {seed}: {dict(counts)}", file=sys.stderr)

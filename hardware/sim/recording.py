@@ -1,11 +1,12 @@
 """A recording of throws on the simulated tray, made as an exhibit builder films their own tray:
 a camera over the tray, a video file (MJPEG in AVI, which every OpenCV build writes), the tray's
-calibration as staff make it (its outline and empty frame, no die size). The table shakes the
-camera a little all the time and the sensor adds noise, as a real one does.
+outline and the empty tray, which staff calibrate from (no die size). The table shakes the camera
+a little all the time and the sensor adds noise, as a real one does.
 
-`film(path, throws, seed, ...) -> Recording` (values thrown, calibration, the frame each throw
-starts at); `film_throws` the first two. `azar-kiosk watch` reads such a file as the kiosk
-reads its camera (tests/vision/test_watch_cli.py, benchmarks/bench_watch.py).
+`film(path, throws, seed, ...) -> Recording` (values thrown, the tray's outline and empty frame,
+the frame each throw starts at). `azar-kiosk watch` reads such a file with the calibration made
+from them as the kiosk reads its camera (tests/vision/test_watch_cli.py,
+benchmarks/bench_watch.py). Hardware knows no vision: the callers make the Calibration.
 """
 
 from __future__ import annotations
@@ -18,30 +19,20 @@ import numpy as np
 
 from hardware.sim.scene import visitor_shadow
 from hardware.sim.tray import SimulatedTray
-from vision.calibration import Calibration
 
 FPS = 30.0
 SIZE = (640, 480)
 
 
 class Recording(NamedTuple):
-    """What was filmed: the values of each throw (sorted), the tray's calibration, and the
-    frame each throw starts at (its answer lies before the next one's)."""
+    """What was filmed: the values of each throw (sorted); the felt's outline ((4, 2) int32)
+    and the empty tray (BGR uint8) in the recording's pixels, what staff calibrate from; and
+    the frame each throw starts at (its answer lies before the next one's)."""
 
     thrown: list[tuple[int, ...]]
-    calibration: Calibration
+    tray: np.ndarray
+    empty: np.ndarray
     starts: list[int]
-
-
-def film_throws(
-    path: Path,
-    throws: int,
-    seed: int,
-    **kwargs,
-) -> tuple[list[tuple[int, ...]], Calibration]:
-    """film() without the throws' frames: (values thrown, calibration)."""
-    recording = film(path, throws, seed, **kwargs)
-    return recording.thrown, recording.calibration
 
 
 def film(
@@ -66,7 +57,7 @@ def film(
     now = [0.0]
     tray = SimulatedTray(resolution=SIZE, seed=seed, clock=lambda: now[0])
     tray.open()
-    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    outline, empty = tray.tray_polygon, tray.empty_frame()
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*codec), FPS, SIZE)
     if not writer.isOpened():
         raise OSError(f"cannot write a video at {path}")
@@ -102,4 +93,4 @@ def film(
             roll(0.5)
     finally:
         writer.release()
-    return Recording(thrown, calibration, starts)
+    return Recording(thrown, outline, empty, starts)

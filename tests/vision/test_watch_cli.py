@@ -14,8 +14,16 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.sim.recording import film_throws
+from hardware.sim.recording import film
 from kiosk.cli import main
+from vision.calibration import Calibration
+
+
+def film_throws(path: Path, throws: int, seed: int, **kwargs) -> tuple[list, Calibration]:
+    """film(): the values thrown, and the calibration staff make of the tray (its outline and
+    empty frame, no die size)."""
+    recording = film(path, throws, seed, **kwargs)
+    return recording.thrown, Calibration(recording.tray, None, recording.empty)
 
 
 @pytest.fixture(scope="module")
