@@ -107,9 +107,9 @@ def main() -> int:
                 video = Path(folder) / f"{name}-{seed}{suffix}"
                 scenario = SCENARIOS[name]
                 recording = film(video, args.throws, seed, codec=args.codec, **scenario)
-                calibration = Calibration(recording.tray, None, recording.empty)  # as staff make
-                calibration.save(Path(folder) / f"calibration-{name}-{seed}")
-                answers = watch(video, Path(folder) / f"calibration-{name}-{seed}")
+                kept = Path(folder) / f"calibration-{name}-{seed}"
+                Calibration(recording.tray, None, recording.empty).save(kept)  # as staff make it
+                answers = watch(video, kept)
                 counts = tally(answers, recording.thrown, recording.starts)
                 total += counts
                 if any(counts[k] for k in ("ok WRONG", "no answer", "not moved", "extra")):

@@ -40,11 +40,10 @@ def unexplained(
     `level` once the light is matched around each pixel: `b` relit by the least and the most
     factor found within a pixel (the field's edge is known to a pixel), each give or take
     LIGHT_ERROR, and a pixel of `a` differs only outside the range of relit `b` over its 3x3
-    neighbourhood (a fixed camera
-    still shakes by a fraction of a work pixel when the table is knocked). The camera clips:
-    relit values over 255 are 255, and what `b` shows clipped (CLIPPED or more) may have been
-    any brighter value (a white die in the sun, then in the shade). A lone pixel is dropped
-    (motion.beyond)."""
+    neighbourhood (a fixed camera still shakes by a fraction of a work pixel when the table is
+    knocked). The camera clips: relit values over 255 are 255, and what `b` shows clipped
+    (CLIPPED or more) may have been any brighter value (a white die in the sun, then in the
+    shade). A lone pixel is dropped (motion.beyond)."""
     ratio = np.log2((a + 1.0) / (b + 1.0))
     coded = np.clip(128 + 32 * ratio, 0, 255).astype(np.uint8)  # in 1/32 stops
     least, most = light_field(coded, max(3, 2 * int(span // 2) + 1))
