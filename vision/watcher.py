@@ -55,6 +55,14 @@ class ThrowWatcher:
     def state(self) -> SettleState:
         return self.detector.state
 
+    @property
+    def unanswered_since(self) -> float | None:
+        """When the tray began the change that has no answer yet (a throw still rolling, or
+        at rest while its reads have not agreed), in the frames' time; None when the last
+        change has its answer or was only the light or a passing frame. A recording that ends
+        here ends mid-throw."""
+        return self._stirred_at if self._stir_seen and not self._answered else None
+
     def update(self, frame: np.ndarray, t: float) -> Roll | None:
         """Take the next frame at time `t`; return the throw's answer on the frame it is known."""
         state = self.detector.update(frame, t)

@@ -8,7 +8,9 @@ and sees what the referee would have said, and when.
 With --debug-dir each answer's frame is also written there (`frame-000123.png`, the frame's
 index), drawn as `read --debug-dir` draws a photo: every candidate, the face and pips found on
 it, both readings and the answer. A refused throw then shows why: a shadow taken into a face,
-a pip lost in a glint, a die the finder missed.
+a pip lost in a glint, a die the finder missed. A recording that ends on a change with no answer
+yet (dice still rolling, or at rest with reads not yet agreed) says so on stderr, with the time
+the change began.
 
 Exit code 0 when the source could be read to its end, 1 when it could not be opened (or no frame
 of it could) or a debug frame could not be written, 2 for bad arguments.
@@ -166,6 +168,21 @@ def debug_frame(folder: Path, index: int, frame, roll, reader) -> bool:
     return False
 
 
+def unanswered(watcher) -> None:
+    """Say on stderr when the recording ends on a throw with no answer: an answer line missing
+    for a throw the builder made is the first thing to explain."""
+    from vision.settle import SettleState
+
+    since = watcher.unanswered_since
+    if since is None:
+        return
+    if watcher.state is SettleState.SETTLED:
+        why = "its dice came to rest, but their reads had not yet agreed"
+    else:
+        why = "the tray was still changing (dice rolling, a hand, or the camera shaking)"
+    print(f"no answer for the change from {since:.2f} s: at the end {why}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is for the answers
     from kiosk.app import build_watcher
@@ -194,6 +211,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(line) if args.json else line, flush=True)
             if args.debug_dir is not None:
                 written &= debug_frame(args.debug_dir, index, frame, roll, watcher.reader)
+        unanswered(watcher)
     except (SourceError, FrameError) as error:
         print(f"{args.source}: cannot watch ({error})", file=sys.stderr)
         return 1

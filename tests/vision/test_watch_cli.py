@@ -243,3 +243,43 @@ def test_a_visitor_leaning_over_the_tray_after_a_ruling_is_no_throw(
     for line, values in zip(lines, thrown, strict=True):
         if line["status"] == "ok":
             assert tuple(sorted(d["value"] for d in line["dice"])) == values
+
+
+def _cut(video: Path, frames: int, to: Path) -> float:
+    """The first `frames` frames of `video` written to `to`; its frame rate."""
+    capture = cv2.VideoCapture(str(video))
+    rate = capture.get(cv2.CAP_PROP_FPS)
+    writer = None
+    for _ in range(frames):
+        ok, frame = capture.read()
+        assert ok
+        if writer is None:
+            fourcc = cv2.VideoWriter_fourcc(*"MJPG")
+            writer = cv2.VideoWriter(str(to), fourcc, rate, (frame.shape[1], frame.shape[0]))
+        writer.write(frame)
+    capture.release()
+    writer.release()
+    return rate
+
+
+def test_watch_says_which_change_has_no_answer_when_the_recording_ends_mid_throw(
+    tmp_path, capsys
+) -> None:
+    video = tmp_path / "tray.avi"
+    recording = film(video, throws=2, seed=4)
+    Calibration(recording.tray, None, recording.empty).save(tmp_path / "calibration")
+    args = ["--calibration", str(tmp_path / "calibration")]
+    cut = tmp_path / "cut.avi"
+    rate = _cut(video, recording.starts[1] + 10, cut)  # the second throw's dice rolling
+    assert main(["watch", str(cut), *args]) == 0
+    out = capsys.readouterr()
+    assert len(out.out.splitlines()) == 1  # the first throw's answer
+    said = [line for line in out.err.splitlines() if line.startswith("no answer")]
+    assert len(said) == 1 and "still changing" in said[0]
+    since = float(said[0].split("from ")[1].split(" s")[0])
+    thrown = recording.starts[1] / rate  # the dice were cleared away half a second before
+    assert thrown - 0.6 <= since <= thrown
+    _cut(video, recording.starts[1] - 16, cut)  # ends at rest, before the dice are cleared
+    assert main(["watch", str(cut), *args]) == 0
+    out = capsys.readouterr()
+    assert len(out.out.splitlines()) == 1 and "no answer" not in out.err
