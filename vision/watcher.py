@@ -45,6 +45,7 @@ class ThrowWatcher:
         self._changing = 0  # frames running that changed, up to this one
         self._last_scene: np.ndarray | None = None  # the scene at the last answer
         self._last_roll: Roll | None = None
+        self._last_bare = False  # the reader saw no dice in the scene at the last answer
 
     @property
     def reader(self) -> Callable[[np.ndarray], Roll]:
@@ -90,7 +91,9 @@ class ThrowWatcher:
             return None
         if self._last_scene is not None and self.detector.same_scene(scene, self._last_scene):
             stir = self.detector.last_motion - (t if stirred_at is None else stirred_at)
-            if stir < self.config.min_motion or not self._stir_seen:
+            if stir < self.config.min_motion or not self._stir_seen or self._last_bare:
+                # noise, or the tray is as bare as it was: dice thrown and taken away unread
+                # are no throw that wasn't
                 self._answered = True  # a flicker of noise: the old answer still stands
                 self._end_stir()
                 return None
@@ -101,6 +104,7 @@ class ThrowWatcher:
         if answer.reason is RerollReason.WRONG_COUNT and not answer.dice:
             self._answered = True  # the reader sees no dice at all: a shadow, not a throw
             self._last_scene = scene
+            self._last_bare = True
             self._end_stir()
             return None
         last = self._last_roll
@@ -138,6 +142,7 @@ class ThrowWatcher:
         self._answered = True
         self._end_stir()
         self._last_scene = scene
+        self._last_bare = False
         if roll.reason is not RerollReason.NOT_MOVED:
             self._last_roll = roll
         if roll.ok and roll.dice:

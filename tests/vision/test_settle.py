@@ -636,6 +636,21 @@ def test_a_settled_shadow_with_no_dice_is_read_but_never_announced() -> None:
     assert answers == [] and reader.calls == 3
 
 
+def test_dice_taken_away_unread_from_a_bare_tray_are_no_throw_that_was_not() -> None:
+    """Without a calibration the bare tray settles and is read (no dice: nothing said). Dice
+    thrown that never look still (a compressed video's flicker) and are then taken away leave
+    it as bare as it was: nothing lay there to be "where the last read left them"."""
+    reader = ScriptedReader([])
+    watcher = ThrowWatcher(reader, SettleConfig(still_for=0.2, votes=3), None)
+    assert watch(watcher, [scene()] * 20, 0.0) == [] and reader.calls == 3
+    rolling = throw_frames(THREE, moving=25)[:-1]  # taken away before they land
+    answers = watch(watcher, rolling + [scene()] * 30, 1.0)
+    assert answers == [] and watcher.unanswered_since is None
+    reader.dice = THREE  # thrown again, and now they come to rest: read as ever
+    answers = watch(watcher, throw_frames(THREE) + [scene(THREE)] * 20, 3.0)
+    assert [a.values for a in answers] == [(3, 5, 6)]
+
+
 def test_a_cocked_die_gives_one_reroll_for_the_throw() -> None:
     cocked = Roll((), RerollReason.COCKED, "die 2 leans on the rim")
     reader = ScriptedReader(THREE, odd={i: cocked for i in range(1, 100)})
