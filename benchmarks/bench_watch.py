@@ -2,7 +2,8 @@
 check their own tray (prints figures).
 
     .venv/bin/python benchmarks/bench_watch.py [--seeds 5-10] [--throws 8]
-        [--scenario plain|shadows|lean|knock|shaky ...] [--codec MJPG|mp4v]
+        [--scenario plain|shadows|lean|knock|shaky|hand ...] [--codec MJPG|mp4v]
+        [--uncalibrated]
 
 Each seed films `--throws` throws (hardware/sim/recording.py: 640x480 MJPEG, the camera moving
 by up to 1 px each way every frame, 1.5 s of rest after each throw), saves the tray's
@@ -11,8 +12,10 @@ exactly as the kiosk reads its camera. Scenarios: `plain`; `shadows`, a visitor 
 the tray as each throw is made; `lean`, a visitor leaning in and out again after each throw has
 its answer (no throw: nothing is to be said); `knock`, the camera knocked by (2, -1) px since
 calibration; `shaky`, the camera moving by up to 2 px each way every frame (up to 4 px from one
-frame to the next, twice what a throw gives a table). `--codec mp4v` films MPEG-4 with
-predicted frames (as phones and webcams record) instead of a JPEG a frame. Per scenario:
+frame to the next, twice what a throw gives a table); `hand`, a camera held in a hand, which
+also wanders and turns slowly (`film(hand=0.3)`). `--codec mp4v` films MPEG-4 with predicted
+frames (as phones and webcams record) instead of a JPEG a frame; `--uncalibrated` reads
+without the calibration, as a phone's video of dice on a table is read. Per scenario:
 throws, answers, throws answered ok with the values thrown, ok but wrong (must be 0), refused,
 "the dice did not move" (a stir taken for a throw that wasn't), a second ruling for one throw,
 and throws with no answer at all; each throw's answers are those from its first frame to the
@@ -42,6 +45,7 @@ SCENARIOS = {
     "lean": {"lean": True},
     "knock": {"knock": (2.0, -1.0)},
     "shaky": {"shake": 2.0},
+    "hand": {"hand": 0.3},
 }
 
 
@@ -53,11 +57,13 @@ def seeds(text: str) -> list[int]:
     return [int(s) for s in text.split(",")]
 
 
-def watch(video: Path, calibration: Path) -> list[dict]:
-    """The answers `azar-kiosk watch --json` prints for the recording."""
+def watch(video: Path, calibration: Path | None) -> list[dict]:
+    """The answers `azar-kiosk watch --json` prints for the recording (without a calibration
+    as single photos are read)."""
     out = io.StringIO()
+    given = [] if calibration is None else ["--calibration", str(calibration)]
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        code = cli(["watch", str(video), "--json", "--calibration", str(calibration)])
+        code = cli(["watch", str(video), "--json", *given])
     if code != 0:
         raise RuntimeError(f"watch exited with {code} on {video}")
     return [json.loads(line) for line in out.getvalue().splitlines()]
@@ -92,12 +98,15 @@ def main() -> int:
         "--scenario", action="append", choices=sorted(SCENARIOS), help="default: all"
     )
     parser.add_argument("--codec", choices=("MJPG", "mp4v"), default="MJPG")
+    parser.add_argument("--uncalibrated", action="store_true", help="watch without the calibration")
     args = parser.parse_args()
     suffix = ".avi" if args.codec == "MJPG" else ".mp4"
     columns = [
         "throws", "answers", "ok right", "ok WRONG", "refused", "not moved", "extra", "no answer"
     ]  # fmt: skip
-    print(f"seeds {args.seeds[0]}-{args.seeds[-1]}, {args.throws} throws each, {args.codec}")
+    read = "uncalibrated" if args.uncalibrated else "calibrated"
+    first, last = args.seeds[0], args.seeds[-1]
+    print(f"seeds {first}-{last}, {args.throws} throws each, {args.codec}, {read}")
     print("| scenario | " + " | ".join(columns) + " |")
     print("|---" * (len(columns) + 1) + "|")
     with tempfile.TemporaryDirectory() as folder:
@@ -109,7 +118,7 @@ def main() -> int:
                 recording = film(video, args.throws, seed, codec=args.codec, **scenario)
                 kept = Path(folder) / f"calibration-{name}-{seed}"
                 Calibration(recording.tray, None, recording.empty).save(kept)  # as staff make it
-                answers = watch(video, kept)
+                answers = watch(video, None if args.uncalibrated else kept)
                 counts = tally(answers, recording.thrown, recording.starts)
                 total += counts
                 if any(counts[k] for k in ("ok WRONG", "no answer", "not moved", "extra")):

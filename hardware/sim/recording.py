@@ -44,6 +44,7 @@ def film(
     lean: bool = False,
     codec: str = "MJPG",
     shake: float = 1.0,
+    hand: float = 0.0,
 ) -> Recording:
     """Film `throws` throws into `path`. Each throw is filmed until 1.5 s after the dice stop,
     then the tray is cleared. The camera moves by up to `shake` px each way at every frame (the
@@ -53,7 +54,9 @@ def film(
     knock: the camera was knocked by (dx, dy) px after it was calibrated; lean: a visitor
     leans over the tray after each throw has come to rest, looks, and leaves; codec: the
     video's FOURCC (MJPG: each frame a JPEG; mp4v: MPEG-4 with frames predicted from others,
-    as phones and webcams record, in an .mp4 `path`)."""
+    as phones and webcams record, in an .mp4 `path`); hand: the camera is held in a hand,
+    which wanders slowly as well as shaking: its place (px) and turn (hand / 10 degrees) drift
+    by a random walk of this step a frame, drawn back towards where it was held."""
     now = [0.0]
     tray = SimulatedTray(resolution=SIZE, seed=seed, clock=lambda: now[0])
     tray.open()
@@ -64,11 +67,17 @@ def film(
     rng = np.random.default_rng(seed)
     thrown, starts, frames = [], [], [0]
 
+    held = np.zeros(3)  # the hand's drift: x, y (px), turn (degrees)
+
     def roll(seconds: float) -> None:
         for _ in range(int(seconds * FPS)):
             frame = tray.read().image
             dx, dy = rng.uniform(-shake, shake, 2) + knock  # the table shakes a little
-            move = np.float32([[1, 0, dx], [0, 1, dy]])
+            if hand:
+                held[:] = 0.98 * held + rng.normal(0, [hand, hand, hand / 10])
+            centre = (SIZE[0] / 2, SIZE[1] / 2)
+            move = cv2.getRotationMatrix2D(centre, held[2], 1.0).astype(np.float32)
+            move[:, 2] += (dx + held[0], dy + held[1])
             writer.write(cv2.warpAffine(frame, move, SIZE, borderMode=cv2.BORDER_REFLECT))
             now[0] += 1 / FPS
             frames[0] += 1
