@@ -44,6 +44,11 @@ class Watcher(Protocol):
     def update(self, frame: np.ndarray, t: float) -> Roll | None: ...
 
 
+RESTLESS_SECONDS = 10.0  # the tray has looked as if moving this long: thrown dice stop within
+# a few seconds, so the table or camera shakes, or something keeps moving in view (the screen
+# asks visitors to call staff, and the log says so once)
+
+
 @dataclass(frozen=True)
 class Preview:
     """The newest picture for the screen, already shrunk, with the dice the reader saw."""
@@ -53,6 +58,7 @@ class Preview:
     motion: str  # the watcher's state: "empty", "moving", "settled"
     dice: tuple[Die, ...]  # in preview pixels
     t: float
+    moving_for: float = 0.0  # seconds the tray has looked as if moving, without a still frame
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,7 @@ class VisionWorker:
         self.frames = 0
         self.failures = 0  # frames the reader raised on
         self._bad_frame = False  # the last frame could not be looked at
+        self._moving_since: float | None = None  # the first frame of this spell of motion
         self.guard: StartGuard | None = None  # set by `resume()` for a camera kiosk
 
     def resume(self, last: tuple[Die, ...]) -> None:
@@ -211,7 +218,25 @@ class VisionWorker:
         if roll is not None:
             self.events.put(RollRead(roll, t))
         self._serve_requests(image)
-        self._set_preview(image, motion, roll, t)
+        self._set_preview(image, motion, roll, t, self._restless(motion, t))
+
+    def _restless(self, motion: str, t: float) -> float:
+        """Seconds the tray has looked as if moving; the log says so once a spell passes
+        RESTLESS_SECONDS."""
+        if motion != "moving":
+            self._moving_since = None
+            return 0.0
+        if self._moving_since is None:
+            self._moving_since = t
+        was = self._preview.moving_for if self._preview is not None else 0.0
+        now = t - self._moving_since
+        if now >= RESTLESS_SECONDS > was:
+            log.warning(
+                "the tray has looked as if moving for %.0f s: is the table or the camera "
+                "shaking, or something moving in view?",
+                now,
+            )
+        return now
 
     def _serve_requests(self, image: np.ndarray) -> None:
         while True:
@@ -231,7 +256,9 @@ class VisionWorker:
                 )
                 self.events.put(ToolResult(name, False, detail=str(error)))
 
-    def _set_preview(self, image: np.ndarray, motion: str, roll: Roll | None, t: float) -> None:
+    def _set_preview(
+        self, image: np.ndarray, motion: str, roll: Roll | None, t: float, moving_for: float = 0.0
+    ) -> None:
         import cv2
 
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
@@ -262,7 +289,7 @@ class VisionWorker:
                 for d in roll.dice
             )
         with self._lock:
-            self._preview = Preview(np.ascontiguousarray(small), scale, motion, dice, t)
+            self._preview = Preview(np.ascontiguousarray(small), scale, motion, dice, t, moving_for)
 
 
 def _is_camera_error(error: Exception) -> bool:

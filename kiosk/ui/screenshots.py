@@ -49,12 +49,16 @@ class StillWorker:
 
     def __init__(self, frame, roll) -> None:
         self.camera_ok = True
+        self.moving_for: float | None = None  # seconds the tray has looked as if moving
         self.show(frame, roll)
 
     def show(self, frame, roll) -> None:
         from kiosk.worker import Preview
 
-        self._preview = Preview(frame, 1.0, "settled", tuple(roll.dice), 1.0)
+        if self.moving_for is None:
+            self._preview = Preview(frame, 1.0, "settled", tuple(roll.dice), 1.0)
+        else:
+            self._preview = Preview(frame, 1.0, "moving", (), 1.0, self.moving_for)
 
     def preview(self):
         return self._preview
@@ -175,6 +179,11 @@ def shots(kiosk, lang: str):
     def reroll():
         kiosk.scene.reroll = "cocked"
 
+    def restless():
+        """The tray has looked as if moving for longer than dice roll (a shaking table)."""
+        if kiosk.worker is not None:
+            kiosk.worker.moving_for = 12.0
+
     def idle():
         """Nobody has pressed for a while: the kiosk's own update puts the question up."""
         kiosk.last_activity = -(kiosk.config.kiosk.still_playing_seconds + 5)
@@ -223,6 +232,7 @@ def shots(kiosk, lang: str):
         ("play-azar", play("azar", AZAR_THROWS)),
         ("play-medio-azar", play("medio-azar", MEDIO_THROWS)),
         ("play-reroll", then(play("azar", AZAR_THROWS[:1]), reroll)),
+        ("play-restless", then(play("azar", AZAR_THROWS[:1]), restless)),
         ("play-hazard-call", hazard([], main=None)),
         ("play-hazard-come-out", hazard([])),
         ("throw-hazard", then(hazard(HAZARD_THROWS[:1]), reveal)),

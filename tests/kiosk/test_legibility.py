@@ -232,3 +232,30 @@ def test_the_notices_a_visitor_may_read_have_a_5_mm_cap_height(lang: str, monkey
     assert all(line in shown and shown[line] >= 5 for line in lines), {
         k: shown.get(k) for k in lines
     }
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_call_for_staff_over_a_restless_tray_has_a_5_mm_cap_height(
+    lang: str, monkeypatch
+) -> None:
+    """A tray that has looked as if moving for longer than dice roll (a shaking table) asks
+    visitors to call staff, over the live picture, at body size."""
+    from kiosk.ui import screenshots
+
+    worker = screenshots.StillWorker(*screenshots.TrayPictures().empty())
+    kiosk = screenshots.make_kiosk((800, 480), lang, worker)
+    dict(screenshots.shots(kiosk, lang))["play-restless"]()
+    worker.show(*screenshots.TrayPictures().empty())
+    drawn: list[tuple[str, float]] = []
+    real_fit = draw.paragraph_fit
+
+    def fit(name, px, string, *args, **kwargs):
+        got = real_fit(name, px, string, *args, **kwargs)
+        drawn.append((string, cap_mm(name, got[0])))
+        return got
+
+    monkeypatch.setattr(draw, "paragraph_fit", fit)
+    kiosk.render()
+    line = Translator(lang)(play_view.RESTLESS)
+    shown = dict(drawn)
+    assert line in shown and shown[line] >= 5, shown.get(line)

@@ -145,3 +145,30 @@ def test_the_start_guard_waits_for_motion_and_knows_the_logged_dice() -> None:
     assert again is not None and again.reason is RerollReason.NOT_MOVED
     moved = Roll((Die(5, (90.0, 50.0), 8.0, 1.0), Die(3, (40.0, 10.0), 8.0, 1.0)))
     assert guard.filter(moved, "settled", 4.0) == moved  # a real throw is read
+
+
+def test_a_tray_that_never_looks_still_is_told_to_the_screen_and_logged_once(caplog) -> None:
+    """A shaking table (here a picture that changes every frame) keeps the watcher "moving":
+    after RESTLESS_SECONDS the preview says how long, the log says so once, and a still tray
+    ends the spell."""
+    from kiosk.ui.scenes.play_view import RESTLESS, ROLLING, tray_notice
+    from kiosk.worker import RESTLESS_SECONDS
+
+    events: queue.Queue = queue.Queue()
+    worker = VisionWorker(None, events, build_watcher(load_config(None)))
+    rng = np.random.default_rng(3)
+    fps, seconds = 10, RESTLESS_SECONDS + 2
+    with caplog.at_level("WARNING", logger="kiosk.worker"):
+        for i in range(int(seconds * fps)):
+            worker.step(rng.integers(0, 255, (120, 160, 3), dtype=np.uint8), i / fps)
+            preview = worker.preview()
+            assert preview.motion == "moving"
+            expected = RESTLESS if i / fps >= RESTLESS_SECONDS else ROLLING
+            assert tray_notice(preview.motion, preview.moving_for) == expected
+    warned = [r for r in caplog.records if "looked as if moving" in r.getMessage()]
+    assert len(warned) == 1
+    still = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    for i in range(fps):
+        worker.step(still, seconds + i / fps)
+    assert worker.preview().motion != "moving" and worker.preview().moving_for == 0.0
+    assert tray_notice(worker.preview().motion, 0.0) is None

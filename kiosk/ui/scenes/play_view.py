@@ -13,6 +13,7 @@ import pygame
 from kiosk.i18n import N_
 from kiosk.ui import draw, explain, theme
 from kiosk.ui.layout import Layout
+from kiosk.worker import RESTLESS_SECONDS
 
 WRONG_COUNT = {2: N_("The table needs exactly two dice in the track.")}
 ENTER_DICE = {2: N_("Enter the two dice"), 3: N_("Enter the three dice")}
@@ -27,6 +28,8 @@ REROLL_REASONS = {
     "not_moved": N_("The dice did not move."),
     "bad_frame": N_("The camera picture cannot be used."),
 }
+ROLLING = N_("The dice are rolling...")
+RESTLESS = N_("Dice lying still? Call staff.")  # TRAY_BOX, 5 mm
 HISTORY_CHIPS = 8  # past totals in the title bar
 # Where things go on the table (design units, x, y, width, height). The sentences are set at
 # body size (5 mm cap height on the 7-inch panel): the ruling in three lines at most, the next
@@ -58,6 +61,15 @@ def sentence(
     tests/kiosk/test_legibility.py holds every sentence the games make to its box."""
     size, face = (theme.BODY_BOLD.size, "sans-bold") if bold else (theme.BODY.size, "sans")
     draw.paragraph(surface, layout, text, box, size, face, colour, align, spacing=LINE_SPACING)
+
+
+def tray_notice(motion: str, moving_for: float) -> str | None:
+    """What the band across the live tray says (untranslated), or None: the dice rolling, or,
+    once the tray has looked as if moving for RESTLESS_SECONDS, a word to call staff (thrown
+    dice stop within seconds: the table or camera shakes, or something moves in view)."""
+    if motion != "moving":
+        return None
+    return RESTLESS if moving_for >= RESTLESS_SECONDS else ROLLING
 
 
 class PlayView:
@@ -199,16 +211,19 @@ class PlayView:
         target = image.get_rect(center=inner.center)
         surface.blit(image, target)
         self.draw_dice_marks(surface, layout, preview, target, scale)
-        if preview.motion == "moving" and self.match and not self.match.is_over:
+        notice = tray_notice(preview.motion, getattr(preview, "moving_for", 0.0))
+        if notice is not None and self.match and not self.match.is_over:
             x, y, w, h = TRAY_BOX
-            band = pygame.Surface(layout.rect(x, y, w, 96).size, pygame.SRCALPHA)
+            tall = 96 if notice == ROLLING else h  # the call to staff takes the whole picture
+            top = y + (h - tall) / 2
+            band = pygame.Surface(layout.rect(x, top, w, tall).size, pygame.SRCALPHA)
             band.fill(theme.OVERLAY)
-            surface.blit(band, layout.point(x, y + (h - 96) / 2))
+            surface.blit(band, layout.point(x, top))
             draw.paragraph(
                 surface,
                 layout,
-                self.tr("The dice are rolling..."),
-                (x + 6, y + (h - 96) / 2 + 6, w - 12, 86),
+                self.tr(notice),
+                (x + 6, top + 6, w - 12, tall - 10),
                 theme.BODY_BOLD.size,
                 "sans-bold",
                 theme.TEXT,
