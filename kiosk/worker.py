@@ -119,6 +119,7 @@ class VisionWorker:
         self.failures = 0  # frames the reader raised on
         self._bad_frame = False  # the last frame could not be looked at
         self._moving_since: float | None = None  # the first frame of this spell of motion
+        self._restless_told = False  # the log has said this spell lasts too long
         self.guard: StartGuard | None = None  # set by `resume()` for a camera kiosk
 
     def resume(self, last: tuple[Die, ...]) -> None:
@@ -224,13 +225,13 @@ class VisionWorker:
         """Seconds the tray has looked as if moving; the log says so once a spell passes
         RESTLESS_SECONDS."""
         if motion != "moving":
-            self._moving_since = None
+            self._moving_since, self._restless_told = None, False
             return 0.0
         if self._moving_since is None:
             self._moving_since = t
-        was = self._preview.moving_for if self._preview is not None else 0.0
         now = t - self._moving_since
-        if now >= RESTLESS_SECONDS > was:
+        if now >= RESTLESS_SECONDS and not self._restless_told:
+            self._restless_told = True
             log.warning(
                 "the tray has looked as if moving for %.0f s: is the table or the camera "
                 "shaking, or something moving in view?",
