@@ -204,6 +204,20 @@ def test_the_out_of_order_screen_speaks_every_language_at_5_mm(monkeypatch) -> N
     assert all(shown[line] >= 5 for line in lines), shown
 
 
+def fitted_caps(monkeypatch) -> dict[str, float]:
+    """Filled, from now on, with each paragraph drawn and its cap height (mm) once fitted."""
+    shown: dict[str, float] = {}
+    real_fit = draw.paragraph_fit
+
+    def fit(name, px, string, *args, **kwargs):
+        got = real_fit(name, px, string, *args, **kwargs)
+        shown[string] = cap_mm(name, got[0])
+        return got
+
+    monkeypatch.setattr(draw, "paragraph_fit", fit)
+    return shown
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_notices_a_visitor_may_read_have_a_5_mm_cap_height(lang: str, monkeypatch) -> None:
     """After an error the kiosk says it starts again; a log it cannot write asks for the staff.
@@ -211,15 +225,7 @@ def test_the_notices_a_visitor_may_read_have_a_5_mm_cap_height(lang: str, monkey
     from kiosk.ui import screenshots
 
     kiosk = screenshots.make_kiosk((800, 480), lang, None)
-    drawn: list[tuple[str, int]] = []
-    real_fit = draw.paragraph_fit
-
-    def fit(name, px, string, *args, **kwargs):
-        got = real_fit(name, px, string, *args, **kwargs)
-        drawn.append((string, cap_mm(name, got[0])))
-        return got
-
-    monkeypatch.setattr(draw, "paragraph_fit", fit)
+    shown = fitted_caps(monkeypatch)
     kiosk.fail("a test")  # as the frame loop does when a scene raises
     kiosk.log.problem = "disk full"
     kiosk.render()
@@ -228,7 +234,6 @@ def test_the_notices_a_visitor_may_read_have_a_5_mm_cap_height(lang: str, monkey
         tr("Something went wrong. The table starts again."),
         tr("The game log cannot be written. Please tell the staff."),
     ]
-    shown = dict(drawn)
     assert all(line in shown and shown[line] >= 5 for line in lines), {
         k: shown.get(k) for k in lines
     }
@@ -246,16 +251,7 @@ def test_the_call_for_staff_over_a_restless_tray_has_a_5_mm_cap_height(
     kiosk = screenshots.make_kiosk((800, 480), lang, worker)
     dict(screenshots.shots(kiosk, lang))["play-restless"]()
     worker.show(*screenshots.TrayPictures().empty())
-    drawn: list[tuple[str, float]] = []
-    real_fit = draw.paragraph_fit
-
-    def fit(name, px, string, *args, **kwargs):
-        got = real_fit(name, px, string, *args, **kwargs)
-        drawn.append((string, cap_mm(name, got[0])))
-        return got
-
-    monkeypatch.setattr(draw, "paragraph_fit", fit)
+    shown = fitted_caps(monkeypatch)
     kiosk.render()
     line = Translator(lang)(play_view.RESTLESS)
-    shown = dict(drawn)
     assert line in shown and shown[line] >= 5, shown.get(line)
