@@ -487,3 +487,32 @@ def test_the_camera_view_says_what_the_tray_does_in_plain_words(kiosk, monkeypat
     kiosk.render()
     assert any(words in string for string in drawn), drawn
     assert not any("settled" in string for string in drawn)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "shaking"), ("fr", "tremble"), ("es", "tiembla")]
+)
+def test_the_camera_view_asks_whether_a_restless_tray_shakes(kiosk, monkeypatch, lang, words):
+    """Past RESTLESS_SECONDS of motion the camera view asks the technician's question."""
+    from dataclasses import replace
+
+    from kiosk.ui import draw
+    from kiosk.worker import RESTLESS_SECONDS
+
+    drawn: list[str] = []
+    real = draw.text
+    monkeypatch.setattr(
+        draw,
+        "text",
+        lambda s, lay, string, *a, **k: drawn.append(string) or real(s, lay, string, *a, **k),
+    )
+    staff(kiosk)
+    kiosk.set_language(lang)
+    kiosk.scene.selected = 0  # the camera view
+    worker = kiosk.worker
+    worker._preview = replace(worker._preview, motion="moving", moving_for=RESTLESS_SECONDS - 1)
+    kiosk.render()
+    assert not any(words in string for string in drawn)
+    worker._preview = replace(worker._preview, moving_for=RESTLESS_SECONDS + 2.4)
+    kiosk.render()
+    assert any(words in string and "12" in string for string in drawn), drawn

@@ -26,7 +26,7 @@ from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene, heading
 from kiosk.ui.scenes import reader_status, staff_panels
 from kiosk.ui.scenes.play_view import REROLL_REASONS
-from kiosk.worker import ToolResult
+from kiosk.worker import RESTLESS_SECONDS, ToolResult
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,7 @@ TRAY_STATES = {
     "settled": N_("The dice have come to rest."),
 }
 TRAY_UNKNOWN = N_("Watching the tray.")
+TRAY_RESTLESS = N_("Moving for {n} s: is the table or the camera shaking?")
 # What the calibration says of the picture (vision.calibrate.Verdict values).
 VERDICTS = {
     "ok": N_("The picture is good."),
@@ -313,13 +314,7 @@ class Maintenance(Scene):
             label = f"{die.value} {die.confidence:.2f}"
             image = draw.rendered("sans-bold", layout.px(12), label, theme.GOLD)
             surface.blit(image, image.get_rect(midbottom=rect.midtop))
-        draw.styled(
-            surface,
-            layout,
-            self.tr(TRAY_STATES.get(preview.motion, TRAY_UNKNOWN)),
-            (292, 82),
-            theme.STAFF_STATUS,
-        )
+        draw.styled(surface, layout, self.tray_words(preview), (292, 82), theme.STAFF_STATUS)
         camera = self.camera_state()
         if camera:
             style = theme.STAFF_STATUS
@@ -342,6 +337,14 @@ class Maintenance(Scene):
         """What the reader has learnt of the dice's top faces, for the staff ("" on no
         calibrated tray)."""
         return reader_status.faces_state(self._reader(), self.tr)
+
+    def tray_words(self, preview) -> str:
+        """What the tray watcher sees, in words; past RESTLESS_SECONDS of motion, the question
+        a technician should ask (dice stop within seconds)."""
+        moving_for = getattr(preview, "moving_for", 0.0)
+        if preview.motion == "moving" and moving_for >= RESTLESS_SECONDS:
+            return self.tr(TRAY_RESTLESS).format(n=round(moving_for))
+        return self.tr(TRAY_STATES.get(preview.motion, TRAY_UNKNOWN))
 
     def camera_state(self) -> str:
         """Has the camera moved since calibration, for the staff ("" where it has not)."""
