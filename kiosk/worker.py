@@ -49,6 +49,28 @@ RESTLESS_SECONDS = 10.0  # the tray has looked as if moving this long: thrown di
 # asks visitors to call staff, and the log says so once)
 
 
+class Restless:
+    """How long the tray has looked as if moving, with no still frame; a spell is told once
+    when it passes RESTLESS_SECONDS (the kiosk's log, `watch`'s stderr)."""
+
+    def __init__(self) -> None:
+        self.since: float | None = None  # the first frame of this spell of motion
+        self._told = False
+
+    def update(self, motion: str, t: float) -> tuple[float, bool]:
+        """(seconds this spell has lasted, whether it is to be told now) for a frame at `t`
+        whose watcher state is `motion`."""
+        if motion != "moving":
+            self.since, self._told = None, False
+            return 0.0, False
+        if self.since is None:
+            self.since = t
+        lasted = t - self.since
+        tell = lasted >= RESTLESS_SECONDS and not self._told
+        self._told |= tell
+        return lasted, tell
+
+
 @dataclass(frozen=True)
 class Preview:
     """The newest picture for the screen, already shrunk, with the dice the reader saw."""
@@ -118,8 +140,7 @@ class VisionWorker:
         self.frames = 0
         self.failures = 0  # frames the reader raised on
         self._bad_frame = False  # the last frame could not be looked at
-        self._moving_since: float | None = None  # the first frame of this spell of motion
-        self._restless_told = False  # the log has said this spell lasts too long
+        self._restless = Restless()
         self.guard: StartGuard | None = None  # set by `resume()` for a camera kiosk
 
     def resume(self, last: tuple[Die, ...]) -> None:
@@ -219,25 +240,19 @@ class VisionWorker:
         if roll is not None:
             self.events.put(RollRead(roll, t))
         self._serve_requests(image)
-        self._set_preview(image, motion, roll, t, self._restless(motion, t))
+        self._set_preview(image, motion, roll, t, self._restless_for(motion, t))
 
-    def _restless(self, motion: str, t: float) -> float:
+    def _restless_for(self, motion: str, t: float) -> float:
         """Seconds the tray has looked as if moving; the log says so once a spell passes
         RESTLESS_SECONDS."""
-        if motion != "moving":
-            self._moving_since, self._restless_told = None, False
-            return 0.0
-        if self._moving_since is None:
-            self._moving_since = t
-        now = t - self._moving_since
-        if now >= RESTLESS_SECONDS and not self._restless_told:
-            self._restless_told = True
+        lasted, tell = self._restless.update(motion, t)
+        if tell:
             log.warning(
                 "the tray has looked as if moving for %.0f s: is the table or the camera "
                 "shaking, or something moving in view?",
-                now,
+                lasted,
             )
-        return now
+        return lasted
 
     def _serve_requests(self, image: np.ndarray) -> None:
         while True:

@@ -10,7 +10,8 @@ index), drawn as `read --debug-dir` draws a photo: every candidate, the face and
 it, both readings and the answer. A refused throw then shows why: a shadow taken into a face,
 a pip lost in a glint, a die the finder missed. A recording that ends on a change with no answer
 yet (dice still rolling, or at rest with reads not yet agreed) says so on stderr, with the time
-the change began.
+the change began, as does a tray that looks as if moving for longer than dice roll (the kiosk's
+RESTLESS_SECONDS), wherever it lies in the recording.
 
 Exit code 0 when the source could be read to its end, 1 when it could not be opened (or no frame
 of it could) or a debug frame could not be written, 2 for bad arguments.
@@ -74,6 +75,10 @@ def answer_line(index: int, t: float, roll) -> str:
     return f"{where}: reroll, {roll.reason} ({roll.detail})"
 
 
+RESTLESS = (
+    "from {since:.2f} s the tray has looked as if moving for {n:.0f} s: no answer comes until "
+    "it looks still (dice rolling that long? a shaking camera, or a compressed video's flicker)"
+)
 UNCALIBRATED = (
     "No calibration given: read as single photos are, dice at the wall and leaning dice "
     "included. The kiosk lets no read rule an uncalibrated tray (its dice are entered by hand); "
@@ -187,6 +192,7 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is for the answers
     from kiosk.app import build_watcher
     from kiosk.config import ConfigError, load_config
+    from kiosk.worker import RESTLESS_SECONDS, Restless
     from vision.motion import FrameError
 
     try:
@@ -203,8 +209,11 @@ def run(args: argparse.Namespace) -> int:
         if calibration is None:
             print(UNCALIBRATED, file=sys.stderr)
         watcher = build_watcher(config, calibration, args.expect, folder=folder, keep=False)
+        restless = Restless()
         for index, t, frame in frames(args.source, args.fps):
             roll = watcher.update(frame, t)
+            if restless.update(str(watcher.state), t)[1]:
+                print(RESTLESS.format(since=restless.since, n=RESTLESS_SECONDS), file=sys.stderr)
             if roll is None:
                 continue
             line = answer_json(index, t, roll) if args.json else answer_line(index, t, roll)

@@ -467,11 +467,9 @@ def test_autoplay_counts_a_finished_game_once_however_many_presses_it_takes(kios
     assert autoplay.games == 1
 
 
-@pytest.mark.parametrize(
-    ("lang", "words"), [("en", "come to rest"), ("fr", "arrêtés"), ("es", "parado")]
-)
-def test_the_camera_view_says_what_the_tray_does_in_plain_words(kiosk, monkeypatch, lang, words):
-    """A visitor may glimpse the maintenance screen: no state names such as "settled"."""
+def camera_view(kiosk, monkeypatch, lang: str) -> list[str]:
+    """Staff on the maintenance camera view in `lang`; the list is filled, from now on, with
+    every string drawn as a line of text."""
     from kiosk.ui import draw
 
     drawn: list[str] = []
@@ -484,6 +482,15 @@ def test_the_camera_view_says_what_the_tray_does_in_plain_words(kiosk, monkeypat
     staff(kiosk)
     kiosk.set_language(lang)
     kiosk.scene.selected = 0  # the camera view
+    return drawn
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "come to rest"), ("fr", "arrêtés"), ("es", "parado")]
+)
+def test_the_camera_view_says_what_the_tray_does_in_plain_words(kiosk, monkeypatch, lang, words):
+    """A visitor may glimpse the maintenance screen: no state names such as "settled"."""
+    drawn = camera_view(kiosk, monkeypatch, lang)
     kiosk.render()
     assert any(words in string for string in drawn), drawn
     assert not any("settled" in string for string in drawn)
@@ -496,19 +503,9 @@ def test_the_camera_view_asks_whether_a_restless_tray_shakes(kiosk, monkeypatch,
     """Past RESTLESS_SECONDS of motion the camera view asks the technician's question."""
     from dataclasses import replace
 
-    from kiosk.ui import draw
     from kiosk.worker import RESTLESS_SECONDS
 
-    drawn: list[str] = []
-    real = draw.text
-    monkeypatch.setattr(
-        draw,
-        "text",
-        lambda s, lay, string, *a, **k: drawn.append(string) or real(s, lay, string, *a, **k),
-    )
-    staff(kiosk)
-    kiosk.set_language(lang)
-    kiosk.scene.selected = 0  # the camera view
+    drawn = camera_view(kiosk, monkeypatch, lang)
     worker = kiosk.worker
     worker._preview = replace(worker._preview, motion="moving", moving_for=RESTLESS_SECONDS - 1)
     kiosk.render()

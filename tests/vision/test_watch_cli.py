@@ -301,3 +301,22 @@ def test_a_hand_held_video_is_read_without_a_calibration(tmp_path, capsys) -> No
             assert tuple(sorted(d["value"] for d in own[0]["dice"])) == values
             right += 1
     assert right >= 2
+
+
+def test_watch_says_once_when_the_tray_looks_as_if_moving_for_too_long(tmp_path, capsys) -> None:
+    """A picture that changes every frame (a shaking camera, a codec's flicker) for longer
+    than dice roll: said once on stderr, with when it began, as the kiosk tells its staff."""
+    from kiosk.worker import RESTLESS_SECONDS
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    rng = np.random.default_rng(5)
+    fps = 10
+    for i in range(int((RESTLESS_SECONDS + 3) * fps)):
+        noise = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
+        cv2.imwrite(str(folder / f"{i:05d}.png"), noise)
+    assert main(["watch", str(folder), "--fps", str(fps)]) == 0
+    err = capsys.readouterr().err
+    said = [line for line in err.splitlines() if "looked as if moving" in line]
+    assert len(said) == 1 and said[0].startswith("from 0.00 s"), err
+    assert f"for {RESTLESS_SECONDS:.0f} s" in said[0]
