@@ -82,6 +82,11 @@ class Preview:
     t: float
     moving_for: float = 0.0  # seconds the tray has looked as if moving, without a still frame
 
+    @property
+    def restless(self) -> bool:
+        """The tray has looked as if moving for longer than dice roll (RESTLESS_SECONDS)."""
+        return self.motion == "moving" and self.moving_for >= RESTLESS_SECONDS
+
 
 @dataclass(frozen=True)
 class RollRead:

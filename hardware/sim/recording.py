@@ -68,6 +68,7 @@ def film(
     thrown, starts, frames = [], [], [0]
 
     held = np.zeros(3)  # the hand's drift: x, y (px), turn (degrees)
+    centre = (SIZE[0] / 2, SIZE[1] / 2)
 
     def roll(seconds: float) -> None:
         for _ in range(int(seconds * FPS)):
@@ -75,7 +76,6 @@ def film(
             dx, dy = rng.uniform(-shake, shake, 2) + knock  # the table shakes a little
             if hand:
                 held[:] = 0.98 * held + rng.normal(0, [hand, hand, hand / 10])
-            centre = (SIZE[0] / 2, SIZE[1] / 2)
             move = cv2.getRotationMatrix2D(centre, held[2], 1.0).astype(np.float32)
             move[:, 2] += (dx + held[0], dy + held[1])
             writer.write(cv2.warpAffine(frame, move, SIZE, borderMode=cv2.BORDER_REFLECT))

@@ -164,11 +164,11 @@ def test_a_tray_that_never_looks_still_is_told_to_the_screen_and_logged_once(cap
             preview = worker.preview()
             assert preview.motion == "moving"
             expected = RESTLESS if i / fps >= RESTLESS_SECONDS else ROLLING
-            assert tray_notice(preview.motion, preview.moving_for) == expected
+            assert tray_notice(preview) == expected
     warned = [r for r in caplog.records if "looked as if moving" in r.getMessage()]
     assert len(warned) == 1
     still = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
     for i in range(fps):
         worker.step(still, seconds + i / fps)
     assert worker.preview().motion != "moving" and worker.preview().moving_for == 0.0
-    assert tray_notice(worker.preview().motion, 0.0) is None
+    assert tray_notice(worker.preview()) is None

@@ -26,7 +26,7 @@ from kiosk.ui.layout import Layout
 from kiosk.ui.scene import Scene, heading
 from kiosk.ui.scenes import reader_status, staff_panels
 from kiosk.ui.scenes.play_view import REROLL_REASONS
-from kiosk.worker import RESTLESS_SECONDS, ToolResult
+from kiosk.worker import ToolResult
 
 log = logging.getLogger(__name__)
 
@@ -341,9 +341,8 @@ class Maintenance(Scene):
     def tray_words(self, preview) -> str:
         """What the tray watcher sees, in words; past RESTLESS_SECONDS of motion, the question
         a technician should ask (dice stop within seconds)."""
-        moving_for = getattr(preview, "moving_for", 0.0)
-        if preview.motion == "moving" and moving_for >= RESTLESS_SECONDS:
-            return self.tr(TRAY_RESTLESS).format(n=round(moving_for))
+        if preview.restless:
+            return self.tr(TRAY_RESTLESS).format(n=round(preview.moving_for))
         return self.tr(TRAY_STATES.get(preview.motion, TRAY_UNKNOWN))
 
     def camera_state(self) -> str:

@@ -13,7 +13,7 @@ import pygame
 from kiosk.i18n import N_
 from kiosk.ui import draw, explain, theme
 from kiosk.ui.layout import Layout
-from kiosk.worker import RESTLESS_SECONDS
+from kiosk.worker import Preview
 
 WRONG_COUNT = {2: N_("The table needs exactly two dice in the track.")}
 ENTER_DICE = {2: N_("Enter the two dice"), 3: N_("Enter the three dice")}
@@ -63,13 +63,13 @@ def sentence(
     draw.paragraph(surface, layout, text, box, size, face, colour, align, spacing=LINE_SPACING)
 
 
-def tray_notice(motion: str, moving_for: float) -> str | None:
+def tray_notice(preview: Preview) -> str | None:
     """What the band across the live tray says (untranslated), or None: the dice rolling, or,
-    once the tray has looked as if moving for RESTLESS_SECONDS, a word to call staff (thrown
-    dice stop within seconds: the table or camera shakes, or something moves in view)."""
-    if motion != "moving":
+    once the tray is restless, a word to call staff (thrown dice stop within seconds: the
+    table or camera shakes, or something moves in view)."""
+    if preview.motion != "moving":
         return None
-    return RESTLESS if moving_for >= RESTLESS_SECONDS else ROLLING
+    return RESTLESS if preview.restless else ROLLING
 
 
 class PlayView:
@@ -211,7 +211,7 @@ class PlayView:
         target = image.get_rect(center=inner.center)
         surface.blit(image, target)
         self.draw_dice_marks(surface, layout, preview, target, scale)
-        notice = tray_notice(preview.motion, getattr(preview, "moving_for", 0.0))
+        notice = tray_notice(preview)
         if notice is not None and self.match and not self.match.is_over:
             x, y, w, h = TRAY_BOX
             tall = 96 if notice == ROLLING else h  # the call to staff takes the whole picture
