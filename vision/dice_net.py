@@ -19,35 +19,16 @@ import cv2
 import numpy as np
 
 from vision.image import Halvings
+from vision.params import PARAMS, CandidateParams
 from vision.types import FaceGuess
 
 MODEL = Path(__file__).resolve().parent / "models" / "dice_net.onnx"
 STRIDE = 4  # frame pixels per cell of the net's maps
 ALIGN = 8  # the net's input sides must be multiples of this
 BAND = (10.0, 64.0)  # die sizes (pixels the net sees) it was trained to find, and trusted for
-LONG_SIDE = 1024  # the finest level sees at most this long a side (cost: about 0.7 Mpx)
-LEVELS = 3  # pyramid levels without a known die size: every size lies inside some level's
-# band, not only at its edge, where the net is weakest (two levels meeting at 64 px found 22
-# of the 38 dice under 100 px of damiantab development photos, three all 38: eval_finder.py)
-LEVEL_STEP = (BAND[1] / BAND[0]) ** (1 / (LEVELS - 1))  # each coarser level this much smaller:
-# the coarsest sees dice as large as two levels did, and each band overlaps the next by half
-DIE_SIDE = 24.0  # with a known die size, the frame is scaled so a die is this wide (in BAND;
-# chosen: at 28 the network's pass at 1280x720 cost 1.2 ms more, and the simulated tray's
-# throws read on their first settle were the same within a throw or two in five colourings;
-# the candidates' size is the calibration's, not the net's, candidates.py)
-MAX_CANDIDATES = 24  # at most this many answers a frame, whatever it shows
 _LOCK = threading.Lock()  # one cv2.dnn.Net is shared; it is not safe to run from two threads
 # the face classifier's (probability of a face, likeliest value or None) for each box
 FaceTest = Callable[[np.ndarray, list[tuple[float, float, float]]], list[tuple[float, int | None]]]
-MIN_HEAT = 0.2  # weaker peaks are not candidates at all
-ECHO = 0.6  # a weaker peak nearer than this (die sizes) to a stronger one is the same die
-PIP_OF = 2.5  # a peak this many times smaller than a candidate it lies on: a pip of that die,
-# or a die of the group that candidate's box takes in (geometry: pips are 0.12-0.25 of a face)
-MIN_HOST = 0.25  # candidates under this heat are not asked about what lies on them
-MAX_HOSTS = 8  # at most this many large candidates shown to the classifier (cost)
-LOOK_ON = 4  # ...each with at most this many of the candidates on it, the surest
-FACE = 0.5  # the classifier's probability of a face from which a large candidate is a die
-TOLERANCE = 1.25  # a level's answers are kept for sizes this much past its band
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,23 +52,33 @@ def _load(path: str) -> cv2.dnn.Net:
     return cv2.dnn.readNetFromONNX(path)
 
 
-def levels(shape: tuple[int, ...], die: float | None) -> list[float]:
-    """The scales the net reads the frame at: one with a known die size, else a pyramid whose
-    bands (BAND / scale, in frame pixels) reach from 15 px to past 400 px in a large frame.
-    A frame whose long side is under LONG_SIDE / LEVEL_STEP is also read enlarged, by
-    LEVEL_STEP at a time while its long side stays within LONG_SIDE: its smallest dice (10-16
-    px in a 320 px frame) then lie inside a band, not at its edge, where the net marks two
-    touching ones as one."""
+def level_step(p: CandidateParams = PARAMS.candidates) -> float:
+    """How much smaller each coarser level of the pyramid sees the frame: `p.levels` levels
+    span BAND's ratio, so the coarsest sees dice as large as two levels did, and each band
+    overlaps the next by half."""
+    return (BAND[1] / BAND[0]) ** (1 / (p.levels - 1))
+
+
+def levels(
+    shape: tuple[int, ...], die: float | None, p: CandidateParams = PARAMS.candidates
+) -> list[float]:
+    """The scales the net reads the frame at: one with a known die size (a die `p.work_die`
+    px wide), else a pyramid of `p.levels` whose bands (BAND / scale, in frame pixels) reach
+    from 15 px to past 400 px in a large frame. A frame whose long side is under
+    `p.long_side` / level_step() is also read enlarged, a step at a time while its long side
+    stays within `p.long_side`: its smallest dice (10-16 px in a 320 px frame) then lie inside
+    a band, not at its edge, where the net marks two touching ones as one."""
     if die:
-        return [DIE_SIDE / die]
+        return [p.work_die / die]
+    step = level_step(p)
     long_side = max(shape[:2])
-    fine = min(1.0, LONG_SIDE / long_side)
+    fine = min(1.0, p.long_side / long_side)
     larger: list[float] = []
-    scale = fine * LEVEL_STEP
-    while long_side * scale <= LONG_SIDE:
+    scale = fine * step
+    while long_side * scale <= p.long_side:
         larger.insert(0, scale)
-        scale *= LEVEL_STEP
-    return larger + [fine / LEVEL_STEP**k for k in range(LEVELS)]
+        scale *= step
+    return larger + [fine / step**k for k in range(p.levels)]
 
 
 def shrink(frame: np.ndarray, scale: float, halvings: Halvings | None = None) -> np.ndarray:
@@ -119,30 +110,30 @@ def find_dice(
     die: float | None = None,
     is_face: FaceTest | None = None,
     halvings: Halvings | None = None,
+    p: CandidateParams = PARAMS.candidates,
 ) -> list[Candidate]:
-    """Every die the net points at, surest first, one per die, at most MAX_CANDIDATES.
+    """Every die the net points at, surest first, one per die, at most `p.max_candidates`.
 
     frame: BGR uint8 (h, w, 3). die: the expected die size in frame pixels (a calibration's):
-    the frame is read once, scaled so dice are DIE_SIDE wide. Without it the frame is read at
-    three levels (`levels`), each trusted for the die sizes of its band; where two find the
+    the frame is read once, scaled so dice are `p.work_die` wide. Without it the frame is read
+    at `p.levels` levels (`levels`), each trusted for the die sizes of its band; where two find the
     same die, the surer answer stands (an echo, _merge). A large candidate
     with smaller ones on it is either a die and its pips or a group of dice: `is_face` (the
     face classifier's probability of a die's face in each box; by default vision.classify's)
-    tells which (see _merge). Cost: the net on at most about 1.2 times LONG_SIDE squared
+    tells which (see _merge). Cost: the net on at most about 1.2 times `p.long_side` squared
     pixels, whatever the frame shows, and the classifier on the few large candidates.
     halvings: the frame's (image.Halvings), where another stage shrinks it too.
     """
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError(f"a frame must be BGR uint8 (h, w, 3), not {frame.dtype} {frame.shape}")
-    scales = levels(frame.shape, die)
+    scales = levels(frame.shape, die, p)
     found: list[Candidate] = []
     for k, scale in enumerate(scales):
-        lo = BAND[0] / TOLERANCE if k else 0.0  # the finest level answers for the smallest
-        hi = BAND[1] * TOLERANCE if k < len(scales) - 1 else np.inf
-        found += [
-            c for c in _peaks(maps(frame, scale, halvings), scale) if lo <= c.size * scale <= hi
-        ]
-    return _merge(found, lambda boxes: (is_face or _classifier_face)(frame, boxes))
+        lo = BAND[0] / p.band_tolerance if k else 0.0  # the finest level answers for the smallest
+        hi = BAND[1] * p.band_tolerance if k < len(scales) - 1 else np.inf
+        marks = _peaks(maps(frame, scale, halvings), scale, p)
+        found += [c for c in marks if lo <= c.size * scale <= hi]
+    return _merge(found, lambda boxes: (is_face or _classifier_face)(frame, boxes), p)
 
 
 def _classifier_face(
@@ -150,7 +141,6 @@ def _classifier_face(
 ) -> list[tuple[float, int | None]]:
     """sure_faces() of the classifier's answers on these boxes."""
     from vision.classify import guess_faces
-    from vision.params import PARAMS
 
     return sure_faces(guess_faces(frame, boxes, PARAMS.classify.one_look))
 
@@ -159,26 +149,22 @@ def sure_faces(guesses: list[FaceGuess]) -> list[tuple[float, int | None]]:
     """The classifier's probability of a face in each box, and the value it is sure of (None
     when it is not): a pip seen close, in a noisy photo, is a face of some value to it, but
     of no value surely."""
-    from vision.params import PARAMS
-
     sure = PARAMS.classify.sure
     return [(g.p_face, g.value if g.p >= sure else None) for g in guesses]
 
 
-def _pips(small: list[Candidate], faces: dict) -> bool:
+def _pips(small: list[Candidate], faces: dict, p: CandidateParams) -> bool:
     """Can these candidates on a large one be its pips? A pip seen close up looks, to the
     classifier, like a 1 or like no face; dice of a group show faces of 2 to 6. At most one
     of them may (a die's 1 among its pips is the one pip in the middle). A die showing 1
     looks like a pip too: a large box that is no face gives way to its small ones whatever
     they show, and they are read or refused rather than left out of the roll."""
-    return (
-        sum(p >= FACE and value not in (None, 1) for p, value in map(faces.get, map(id, small)))
-        <= 1
-    )
+    answers = map(faces.get, map(id, small))
+    return sum(face >= p.host_face and value not in (None, 1) for face, value in answers) <= 1
 
 
-def _merge(found: list[Candidate], is_face) -> list[Candidate]:
-    """One candidate per die. A candidate with smaller ones on it (PIP_OF times smaller or
+def _merge(found: list[Candidate], is_face, p: CandidateParams) -> list[Candidate]:
+    """One candidate per die. A candidate with smaller ones on it (`p.pip_of` times smaller or
     more, within its box) is a die with its pips marked, or a box over a group of dice; the
     net's heat cannot tell them apart (pips of a large die are marked as surely as dice), so
     the face classifier looks at all of them: a die's face on the large one, with small ones
@@ -188,41 +174,42 @@ def _merge(found: list[Candidate], is_face) -> list[Candidate]:
 
     def on(small: Candidate, big: Candidate) -> bool:
         near = np.hypot(*np.subtract(small.centre, big.centre)) < 0.6 * big.size
-        return near and big.size >= PIP_OF * small.size
+        return near and big.size >= p.pip_of * small.size
 
-    hosts = [b for b in found if b.p_die >= MIN_HOST and any(on(c, b) for c in found)]
-    hosts = sorted(hosts, key=lambda c: -c.p_die)[:MAX_HOSTS]
-    # the surest few on each: two dice among them tell a group (cost: at most MAX_HOSTS x 5)
+    hosts = [b for b in found if b.p_die >= p.min_host and any(on(c, b) for c in found)]
+    hosts = sorted(hosts, key=lambda c: -c.p_die)[: p.max_hosts]
+    # the surest few on each: two dice among them tell a group (cost: at most max_hosts x 5)
     on_hosts = {
-        id(b): sorted((c for c in found if on(c, b)), key=lambda c: -c.p_die)[:LOOK_ON]
+        id(b): sorted((c for c in found if on(c, b)), key=lambda c: -c.p_die)[: p.look_on]
         for b in hosts
     }
     small = list({id(c): c for cs in on_hosts.values() for c in cs}.values())
     looked = hosts + small
     faces = dict(zip(map(id, looked), is_face([(*c.centre, c.size) for c in looked]), strict=True))
-    dice = [b for b in hosts if faces[id(b)][0] >= FACE and _pips(on_hosts[id(b)], faces)]
+    dice = [b for b in hosts if faces[id(b)][0] >= p.host_face and _pips(on_hosts[id(b)], faces, p)]
     groups = {id(b) for b in hosts} - {id(b) for b in dice}
     found = [c for c in found if id(c) not in groups and not any(on(c, b) for b in dice)]
     kept: list[Candidate] = []
     for candidate in sorted(found, key=lambda c: -c.p_die):
         echo = any(
-            np.hypot(*np.subtract(candidate.centre, k.centre)) <= ECHO * max(k.size, candidate.size)
-            and max(k.size, candidate.size) < PIP_OF * min(k.size, candidate.size)
+            np.hypot(*np.subtract(candidate.centre, k.centre))
+            <= p.echo * max(k.size, candidate.size)
+            and max(k.size, candidate.size) < p.pip_of * min(k.size, candidate.size)
             for k in kept
         )
         if not echo:
             kept.append(candidate)
-            if len(kept) == MAX_CANDIDATES:
+            if len(kept) == p.max_candidates:
                 break
     return kept
 
 
-def _peaks(out: np.ndarray, scale: float) -> list[Candidate]:
-    """The local maxima of the heat map, strongest first, at most 4 x MAX_CANDIDATES."""
+def _peaks(out: np.ndarray, scale: float, p: CandidateParams) -> list[Candidate]:
+    """The local maxima of the heat map, strongest first, at most 4 x `p.max_candidates`."""
     heat = 1.0 / (1.0 + np.exp(-out[0]))
-    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > MIN_HEAT)
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > p.min_heat)
     ys, xs = np.nonzero(peaks)
-    order = np.argsort(-heat[ys, xs])[: 4 * MAX_CANDIDATES]
+    order = np.argsort(-heat[ys, xs])[: 4 * p.max_candidates]
     found = []
     rows, cols = heat.shape
     for y, x in zip(ys[order], xs[order], strict=True):

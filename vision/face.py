@@ -86,7 +86,8 @@ def read_pips(
     shape = None
     if fit is not None and fit.value <= 3 and (lean.round > 1 or candidate.at_wall):
         # no layout to show a tilt: the pips' own shape does
-        shape = pip_stretch(frame, pips, float(np.median(spots.diameters)) * face.side / 2)
+        radius = float(np.median(spots.diameters)) * face.side / 2
+        shape = pip_stretch(frame, pips, radius, p)
     flat_pips = fit is not None and (
         fit.stretch < lean.square if fit.value >= 4 else shape is not None and shape < lean.round
     )

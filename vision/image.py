@@ -18,7 +18,6 @@ import numpy as np
 from vision.colour import most_channel, percentile_u8
 from vision.params import PARAMS, FrameParams
 
-DECODE_PIXELS = 4_200_000  # a photo larger than this is decoded reduced (a 2592x1944 fits)
 _REDUCED = (
     (2, cv2.IMREAD_REDUCED_COLOR_2),
     (4, cv2.IMREAD_REDUCED_COLOR_4),
@@ -154,7 +153,7 @@ def load_image(path: str | Path, p: FrameParams = PARAMS.frame) -> Photo:
         )
     scale, flag = 1, cv2.IMREAD_COLOR
     for factor, reduced in _REDUCED:
-        if pixels / (scale * scale) <= DECODE_PIXELS:
+        if pixels / (scale * scale) <= p.decode_pixels:
             break
         scale, flag = factor, reduced
     frame = cv2.imread(str(path), flag)

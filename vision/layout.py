@@ -28,17 +28,15 @@ from vision.pips import is_round, peaks_on
 from vision.top_face import resample
 from vision.types import Candidate
 
-BOX_PX = 48  # px per box side in the resampled patch (every size below is in box sides)
-SPAN = 1.2  # the patch covers this many box sides
-
 
 @lru_cache(maxsize=2)
 def _kernels(p: PipParams) -> tuple[np.ndarray, np.ndarray, int]:
-    side = round(BOX_PX * SPAN)
-    k = max(3, round(p.laid_out_tophat * BOX_PX) | 1)
+    box_px = p.laid_out_px
+    side = round(box_px * p.laid_out_span)
+    k = max(3, round(p.laid_out_tophat * box_px) | 1)
     tophat = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     middle = np.zeros((side, side), np.uint8)
-    lo, hi = round(side / 2 - BOX_PX / 4), round(side / 2 + BOX_PX / 4)
+    lo, hi = round(side / 2 - box_px / 4), round(side / 2 + box_px / 4)
     middle[lo:hi, lo:hi] = 1
     return tophat, middle > 0, side
 
@@ -49,7 +47,7 @@ def box_spots(
     """Pip-like spots in the candidate's box: centres (n, 2) and diameters (n,), box sides,
     box centre at 0, frame axes."""
     tophat, middle, side = _kernels(p)
-    scale = BOX_PX / max(candidate.size, 1.0)
+    scale = p.laid_out_px / max(candidate.size, 1.0)
     patch, _ = resample(frame, candidate.centre, 0.0, scale, side)
     lab = cv2.cvtColor(cv2.GaussianBlur(patch, (3, 3), 0.8), cv2.COLOR_BGR2LAB).astype(np.float32)
     distance = lab_distance(lab, np.median(lab[middle], axis=0))
@@ -62,12 +60,12 @@ def box_spots(
     centres, diameters = [], []
     for i in range(1, count):
         x, y, w, h, n = stats[i]
-        diameter = 2 * np.sqrt(n / np.pi) / BOX_PX
+        diameter = 2 * np.sqrt(n / np.pi) / p.laid_out_px
         if not p.laid_out_pip[0] <= diameter <= p.laid_out_pip[1]:
             continue
         if not is_round(w, h, n):
             continue
-        centre = (centroids[i] - side / 2) / BOX_PX
+        centre = (centroids[i] - side / 2) / p.laid_out_px
         if np.abs(centre).max() < 0.5:
             centres.append(centre)
             diameters.append(diameter)

@@ -24,6 +24,8 @@ class FrameParams:
     black: int = 25  # grey level under which the 98th percentile means a dark frame (camera)
     saturated: int = 245  # grey level over which the 2nd percentile means a blown frame (camera)
     max_pixels: int = 40_000_000  # a file larger than this is refused before decoding (chosen)
+    decode_pixels: int = 4_200_000  # a photo larger than this is decoded reduced by 2, 4 or 8
+    # (chosen: a 2592x1944 fits; a 40 Mpx file decoded whole takes 120 MB)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +50,7 @@ class CandidateParams:
     wall_touch: float = 0.12  # a die whose outline comes this close to the tray's wall (die
     # sides) touches it, and may lean on it (a 1, 2 or 3 there is refused where its pips'
     # shape could not be measured: JudgeParams, judge._leans).
-    # Three pixels of the tray difference's working copy (WORK_DIE px a die: 0.04 die sides
+    # Three pixels of the tray difference's working copy (`work_die` px a die: 0.04 die sides
     # a pixel, and its opening shaves one off an outline); at two, black dice leaning on the
     # wall were read
     edge_margin: float = 0.05  # a box within this (die sides) of the frame edge is cut (camera)
@@ -56,6 +58,42 @@ class CandidateParams:
     # only this near the floor (die sides): a die whose middle lies further out is beside the
     # tray, not thrown, and a sleeve on the rim is nothing (geometry: `_on_tray`'s "out")
     body_of_face: float = 1.25  # die body side over top-face side seen from above (geometry)
+    # The tray difference's working copy and light (tray_difference.py):
+    work_side: int = 320  # px: its long side where no die size is known (chosen: a die of a
+    # sixteenth of the frame is 20 px there)
+    light_span: float = 3.0  # die sides over which a change of light is told from a thing
+    # (chosen: a visitor's shadow is wider; a die is a minority of the samples around it)
+    light_step: int = 4  # ...sampled on every this many px of the working copy (cost)
+    light_tint: float = 0.25  # stops: a sample whose colour (each channel less their mean)
+    # changed within this of the light around it shows the tray (camera: a shadow changes no
+    # colour; a sunbeam or a warm lamp every sample of the tray about alike)
+    # The die finder (dice_net.py). Its scales:
+    work_die: float = 24.0  # px: with a known die size both sources see the frame scaled so a
+    # die is this wide (the finder's band is 10-64 px; the tray difference shares the shrink).
+    # Chosen: at 28 the network's pass at 1280x720 cost 1.2 ms more, and the simulated tray's
+    # throws read on their first settle were the same within a throw or two in five colourings
+    long_side: int = 1024  # px: without a die size the finest level sees at most this long a
+    # side (chosen: the cost, about 0.7 Mpx a level)
+    levels: int = 3  # pyramid levels without a known die size, each coarser by the same step,
+    # so every size lies inside some level's band, not at its edge where the net is weakest
+    # (measured: two levels meeting at 64 px found 22 of the 38 dice under 100 px of damiantab
+    # development photos, three all 38; benchmarks/eval_finder.py)
+    band_tolerance: float = 1.25  # a level's marks are kept for sizes this much past its band
+    # (chosen: the bands overlap by half)
+    # ...and how its marks become one candidate a die:
+    min_heat: float = 0.2  # net heat under which a peak is no mark at all (chosen: under
+    # `min_p_die`, which a candidate must reach)
+    echo: float = 0.6  # a weaker peak nearer than this (die sides) to a stronger one of about
+    # its size is the same die (geometry: two dice touching lie a side apart)
+    pip_of: float = 2.5  # a mark this many times smaller than one it lies on is a pip of that
+    # die or a die of the group that mark's box takes in (geometry: pips are 0.12-0.25 of a
+    # face, dice of one set one size)
+    min_host: float = 0.25  # marks under this heat are not asked about what lies on them
+    max_hosts: int = 8  # at most this many large marks shown to the classifier (cost, chosen)
+    look_on: int = 4  # ...each with at most this many of the marks on it, the surest (chosen:
+    # two dice among them tell a group)
+    host_face: float = 0.5  # the classifier's calibrated probability of a face from which a
+    # large mark with smaller ones on it is a die, not a group (chosen: the likelier answer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +112,9 @@ class PipParams:
     # view, 0.35 for 70 degrees). Development photos, this framing tried last: byler dice read
     # right 1001 -> 1007, 1008, 1008, 1008 at 0.2, 0.3, 0.35, 0.4; tried third, at 0.35: 1013
     # (with one label found wrong), matteop65 182 -> 183; held-out byler 333 -> 336
+    laid_out_px: int = 48  # where the colour face fails, the die's box is resampled at this
+    laid_out_span: float = 1.2  # many px a box side, this many box sides across (chosen: a pip
+    # of 0.05 box sides is then 2.4 px; every size below is in box sides)
     laid_out_spots: int = 7  # where the colour face fails, a face is sought among at most this
     # many spots in the die's box, nearest its middle (cost: C(7, k) layouts tried, k = 2..6)
     laid_out_tophat: float = 0.3  # ...spots are what stands out at up to this size (box sides:
@@ -187,6 +228,17 @@ class PipParams:
     # = 1.064 long, and measures 1.052-1.056 once blurred, tests/vision/test_pip_shape.py;
     # chosen between that and the flat dice of the simulated tray, five colourings, seeds 3-5,
     # whose pips at the wall measure 1.00-1.033; its dice leaning on the rim measure 1.084 up)
+    # How a pip's shape is measured (pip_shape.py):
+    shape_ring: tuple[float, float] = (1.6, 2.0)  # pip radii: the face around a pip, clear of
+    # its rim and its neighbours (geometry: the nearest pips of a 2 or 3 lie about 4 pip radii
+    # apart, diagonally)
+    shape_core: float = 0.5  # pip radii: the pip's own colour, clear of its anti-aliased rim
+    # (camera)
+    shape_contrast: float = 10.0  # Lab distance: a pip standing out less is not measured
+    # (camera: sensor noise on a pip's median is a few units)
+    shape_across: int = 32  # px: the window is enlarged (at most `shape_upscale` times) until a
+    shape_upscale: int = 4  # pip is this wide, so the outline falls between the frame's pixels
+    # (chosen: cost, tests/vision/test_pip_shape.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +275,19 @@ class JudgeParams:
     inside_face: float = 0.6  # a candidate whose centre lies within this (face sides, along the
     # face's axes) of a read die's face centre is a part of that die (a pip, a glint on its
     # rounded edge), not another die (geometry: the face reaches 0.5, its rounded rim a bit more)
+    # What the kiosk's reader learns of its tray (reader.TrayReader):
+    learn_dice: int = 30  # the top face's size is the median of the last this many dice read,
+    # and the window is learnt from the first so many (chosen: sim_tray_eval.py in five
+    # colourings, seeds 3-7, ordinary throws read on their first settle of 1000: 15 dice 849,
+    # 20 874, 30 862; fewer learn sooner but measure the window's spread less surely, and from
+    # 15 two ivory trays learnt a window too wide to read the wall)
+    top_face_spread: float = 4.0  # the window is widened to this many robust deviations of
+    # the first dice's faces about their median, where that is wider than `top_face` (chosen:
+    # a flat die lies within it)
+    pip_shapes: int = 10  # TrayReader.pip_shape is told once this many dice showing 1-3 are
+    # measured (chosen: a median of ten)
+    same_rest: float = 0.5  # dice read within this many die sizes of those last learnt from,
+    # with their values, are that rest read again and teach nothing new (geometry)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +330,8 @@ class PhotoParams:
 class StrayParams:
     """Single photos: pips no die found accounts for (strays.py)."""
 
+    face_px: float = 24.0  # px: the photo is scanned scaled so the dice read have faces this
+    # wide (chosen: a pip of 0.18 face sides is then 4 px, the kernel 11 px)
     kernel: float = 0.45  # spots are what stands out at up to this size (face sides: pips are
     # 0.12-0.25, geometry)
     pip: float = 0.18  # a pip's diameter (face sides, geometry: commercial dice 0.12-0.25)

@@ -134,31 +134,23 @@ def read_roll(
     )[0]
 
 
-LEARN_DICE = 30  # a learnt die size is the median top face of the last this many dice read
-SPREAD = 4.0  # ...and a face found within this many deviations of the faces measured is flat
-PIP_SHAPES = 10  # TrayReader.pip_shape: said once this many dice showing 1-3 are read
-SAME = 0.5  # dice read within this many die sizes of those last learnt from, with their values,
-# are that rest again (vote.same_dice)
-
-
 class TrayReader:
     """read_roll() as the kiosk runs it, frame after frame, on its calibrated tray.
 
-    A calibration made from the empty tray alone gives no die size; the size is then learnt from
-    the dice read (the median top face of the last LEARN_DICE; a die is read when both readings
-    agree on it, also in a roll refused for another die) and fixes the finder's scale from
-    then on. A calibration that gives a size keeps it; single photos learn nothing.
-    Once the first LEARN_DICE dice are read, each face is held to the median of the last
-    LEARN_DICE faces read (`JudgeParams.top_face`: a face not of a flat top's size is a leaning
-    die), the window widened to SPREAD robust deviations of those first dice's faces where
-    this camera and these dice measure faces less exactly than it allows (dark dice, whose
-    sides merge with their top; a real lens). The window is learnt once, from dice read
-    before it applied, so that it cannot narrow itself, and only from dice lit as most of the
-    tray is (relight.evenly_lit: a face in a sunbeam or a visitor's shadow measures otherwise,
-    and one such throw among the first would make the window too wide to show a lean).
-    A die touching the wall, where dice lean, shows a tilt in its pips and is judged by them
-    from the first throw (judge._leans): a 4, 5 or 6 by their layout, a 1, 2 or 3 by their
-    shape (pip_shape.py).
+    A calibration made from the empty tray alone gives no die size; the size is then learnt from the
+    dice read (the median top face of the last `judge.learn_dice`; a die is read when both readings
+    agree on it, also in a roll refused for another die) and fixes the finder's scale from then on.
+    A calibration that gives a size keeps it; single photos learn nothing. Once the first
+    `learn_dice` dice are read, each face is held to the median of the last `learn_dice` faces read
+    (`JudgeParams.top_face`: a face not of a flat top's size is a leaning die), the window widened
+    to `judge.top_face_spread` robust deviations of those first dice's faces where this camera and
+    these dice measure faces less exactly than it allows (dark dice, whose sides merge with their
+    top; a real lens). The window is learnt once, from dice read before it applied, so that it
+    cannot narrow itself, and only from dice lit as most of the tray is (relight.evenly_lit: a face
+    in a sunbeam or a visitor's shadow measures otherwise, and one such throw among the first would
+    make the window too wide to show a lean). A die touching the wall, where dice lean, shows a tilt
+    in its pips and is judged by them from the first throw (judge._leans): a 4, 5 or 6 by their
+    layout, a 1, 2 or 3 by their shape (pip_shape.py).
 
     A camera knocked since calibration is followed (tray_shift.FollowedCamera): for each new
     rest of the dice (and each refused read) the picture's shift is measured on the tray's
@@ -183,8 +175,9 @@ class TrayReader:
         self.on_learnt = on_learnt
         of_tray = self._of_tray
         self._learn = of_tray and calibration is not None and calibration.die_size is None
-        self._sizes: deque[float] = deque(maxlen=LEARN_DICE)
-        self._shapes: deque[float] = deque(maxlen=LEARN_DICE)  # pip shapes seen (pip_shape)
+        learn = params.judge.learn_dice
+        self._sizes: deque[float] = deque(maxlen=learn)
+        self._shapes: deque[float] = deque(maxlen=learn)  # pip shapes seen (pip_shape)
         self._first: list[float] | None = []  # faces read before the window applies
         self._last: Roll | None = None  # the roll last learnt from
         self.camera = FollowedCamera(calibration)  # the camera's moves since calibration
@@ -213,8 +206,8 @@ class TrayReader:
         """This reader, what it has learnt and is learning kept, asking for `expect` dice."""
         other = copy(self)
         other.expect = expect
-        other._sizes = deque(self._sizes, maxlen=LEARN_DICE)
-        other._shapes = deque(self._shapes, maxlen=LEARN_DICE)
+        other._sizes = deque(self._sizes, maxlen=self._sizes.maxlen)
+        other._shapes = deque(self._shapes, maxlen=self._shapes.maxlen)
         other._first = None if self._first is None else list(self._first)
         return other
 
@@ -223,7 +216,11 @@ class TrayReader:
         times before its vote: the same dice measured again teach nothing new, and counted
         again would make the faces look more alike than they are)?"""
         last = self._last
-        return bool(roll.dice) and last is not None and same_dice(roll, last, SAME)
+        return (
+            bool(roll.dice)
+            and last is not None
+            and same_dice(roll, last, self.params.judge.same_rest)
+        )
 
     def _learnt_size(self) -> None:
         if self._learn and self._sizes:
@@ -235,7 +232,7 @@ class TrayReader:
         """While the top-face window is learnt on a calibrated tray: (dice read so far, dice it
         is learnt from), which staff see; None once it is learnt, and on what is no tray."""
         learning = self._of_tray and self._first is not None
-        return (len(self._first), LEARN_DICE) if learning else None
+        return (len(self._first), self.params.judge.learn_dice) if learning else None
 
     @property
     def face_size(self) -> float | None:
@@ -290,12 +287,12 @@ class TrayReader:
 
     @property
     def pip_shape(self) -> float | None:
-        """How long the pips of the dice seen here look, the median of the last LEARN_DICE
+        """How long the pips of the dice seen here look, the median of the last `learn_dice`
         dice the classifier surely sees showing a flat 1-3, read or refused (1: round); None
-        before PIP_SHAPES of them are seen. Flat dice's
+        before `judge.pip_shapes` of them are seen. Flat dice's
         pips look round to a camera square to the tray: a camera tilted by t shows them all
         1/cos t long, and past `pips.cocked_pips` refuses dice showing 1-3 as leaning."""
-        if len(self._shapes) < PIP_SHAPES:
+        if len(self._shapes) < self.params.judge.pip_shapes:
             return None
         return float(np.median(self._shapes))
 
@@ -314,7 +311,7 @@ class TrayReader:
                 even = evenly_lit(frame, empty, [(*die.center, die.size) for die in roll.dice])
                 sizes = [size for size, ok in zip(sizes, even, strict=True) if ok]
             self._first.extend(sizes)
-            if len(self._first) >= LEARN_DICE:
+            if len(self._first) >= self.params.judge.learn_dice:
                 first = np.asarray(self._first)
                 self.params = _widened(self.params, first / np.median(first))
                 self._first = None
@@ -325,9 +322,9 @@ class TrayReader:
 
 
 def _widened(params: Params, ratios: np.ndarray) -> Params:
-    """params with the top-face window widened to SPREAD robust deviations of the measured
-    faces over their median (`ratios`), where that is wider."""
-    deviation = SPREAD * 1.4826 * float(np.median(np.abs(ratios - 1.0)))
+    """params with the top-face window widened to `judge.top_face_spread` robust deviations of
+    the measured faces over their median (`ratios`), where that is wider."""
+    deviation = params.judge.top_face_spread * 1.4826 * float(np.median(np.abs(ratios - 1.0)))
     low, high = params.judge.top_face
     window = (min(low, 1.0 - deviation), max(high, 1.0 + deviation))
     return replace(params, judge=replace(params.judge, top_face=window))

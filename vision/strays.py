@@ -35,8 +35,6 @@ from vision.pips import is_round
 from vision.top_face import Face
 from vision.types import DieVerdict
 
-FACE_PX = 24.0  # the frame is scanned scaled so the dice read have faces this wide
-
 
 def stray_pips(
     frame: np.ndarray, verdicts: Sequence[DieVerdict], p: Params = PARAMS
@@ -47,7 +45,7 @@ def stray_pips(
     if not read:
         return []
     face = float(np.median([v.die.size for v in read]))
-    scale = min(1.0, FACE_PX / max(face, 1.0))
+    scale = min(1.0, p.strays.face_px / max(face, 1.0))
     size = (round(frame.shape[1] * scale), round(frame.shape[0] * scale))
     grey = cv2.cvtColor(downsize(frame, size), cv2.COLOR_BGR2GRAY)
     k = max(3, round(p.strays.kernel * face * scale) | 1)

@@ -17,13 +17,6 @@ from vision.image import Halvings
 from vision.params import PARAMS, CandidateParams
 from vision.relight import light_field
 
-WORK_DIE = 24.0  # px a die is wide in the working copy of the tray difference
-LIGHT_SPAN = 3.0  # die sides over which a change of light is told from a thing (_light)
-LIGHT_STEP = 4  # ...sampled on every this many pixels of the working copy
-LIGHT_TINT = 0.25  # stops: a sample whose colour (each channel less their mean) changed
-# within this of the light around it shows the tray (a shadow changes no colour; a sunbeam
-# or a warm lamp every sample of the tray about alike)
-
 
 class TrayDifference:
     """What differs from the empty tray, two ways.
@@ -55,7 +48,9 @@ class TrayDifference:
         if self._lit is None:
             then, then_lab, then_median, floor = self._then
             distances = []
-            for light in _light(self._now, then, self._side):  # the least and most it may be
+            for light in _light(
+                self._now, then, self._side, self._p
+            ):  # the least and most it may be
                 lab = cv2.cvtColor(_relit(self._now, light), cv2.COLOR_BGR2LAB)
                 lab = lab.astype(np.float32)
                 if not distances:  # what is left, the white balance, is matched as a whole
@@ -99,15 +94,15 @@ def tray_blobs(
 ) -> TrayDifference:
     """What differs from the empty tray (TrayDifference).
 
-    Both frames are shrunk so a die is about WORK_DIE px wide (or to a long side of 320 px when
-    no die size is known) and their channels matched in median first: a change of light moves
-    the whole floor, a die only its own patch; where that is not enough, also the light around
-    each place. With the tray's floor polygon (`tray`) only what lies within `p.floor_reach`
-    die sides of the floor counts: a sleeve on the rim, a phone beside the tray are not on it
-    (and would otherwise refuse every roll as dice heaped). halvings: the frame's
+    Both frames are shrunk so a die is about `p.work_die` px wide (or to a long side of
+    `p.work_side` px when no die size is known) and their channels matched in median first: a change
+    of light moves the whole floor, a die only its own patch; where that is not enough, also the
+    light around each place. With the tray's floor polygon (`tray`) only what lies within
+    `p.floor_reach` die sides of the floor counts: a sleeve on the rim, a phone beside the tray are
+    not on it (and would otherwise refuse every roll as dice heaped). halvings: the frame's
     (image.Halvings), where the die finder shrinks it too; the empty tray is shrunk alike.
     """
-    scale = min(1.0, WORK_DIE / die) if die else min(1.0, 320 / max(frame.shape[:2]))
+    scale = min(1.0, p.work_die / die) if die else min(1.0, p.work_side / max(frame.shape[:2]))
     now = (halvings or Halvings(frame)).scaled(scale)
     reach = reference_side(frame.shape, die)
     then = _empty_lab(empty, scale, tray, p.floor_reach * reach)
@@ -136,29 +131,32 @@ def _blobs(distance: np.ndarray, floor: np.ndarray | None, p: CandidateParams) -
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
 
 
-def _light(now: np.ndarray, then: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
+def _light(
+    now: np.ndarray, then: np.ndarray, side: float, p: CandidateParams
+) -> tuple[np.ndarray, np.ndarray]:
     """How the light changed around each pixel of two 8-bit BGR images: the least and the most
-    factor (float32 (h, w, 3), one a channel) the values were multiplied by within a sample
-    step of the pixel, each the median over LIGHT_SPAN die sides (`side` px) of samples (the
-    mean of each LIGHT_STEP-square) that show the tray. Light multiplies linear values, and so
-    a camera's 8-bit values (a power of them) too: a visitor's shadow every channel alike, a
-    sunbeam or a warm lamp each by its own factor, over many dice, felt and wood alike, with
-    an edge as sharp as a shadow's (a median keeps it, to within a sample step: hence a least
-    and a most). A sample shows the tray where its colour (each channel's change less their
-    mean) changed as the samples' around it did, within LIGHT_TINT (a die, a thing changes
-    it otherwise, and the samples around are mostly the tray); the others are left out of the
-    median, their values alternately the darkest and the lightest, which pass over them."""
+    factor (float32 (h, w, 3), one a channel) the values were multiplied by within a sample step of
+    the pixel, each the median over `p.light_span` die sides (`side` px) of samples (the mean of
+    each `p.light_step`-square) that show the tray. Light multiplies linear values, and so a
+    camera's 8-bit values (a power of them) too: a visitor's shadow every channel alike, a sunbeam
+    or a warm lamp each by its own factor, over many dice, felt and wood alike, with an edge as
+    sharp as a shadow's (a median keeps it, to within a sample step: hence a least and a most). A
+    sample shows the tray where its colour (each channel's change less their mean) changed as the
+    samples' around it did, within `p.light_tint` (a die, a thing changes it otherwise, and the
+    samples around are mostly the tray); the others are left out of the median, their values
+    alternately the darkest and the lightest, which pass over them."""
     h, w = now.shape[:2]
-    size = (max(1, w // LIGHT_STEP), max(1, h // LIGHT_STEP))
+    step = p.light_step
+    size = (max(1, w // step), max(1, h // step))
     a, b = (cv2.resize(x, size, interpolation=cv2.INTER_AREA) for x in (now, then))
     a, b = a.astype(np.float32) + 1, b.astype(np.float32) + 1  # each the mean of a step's square
     ratio = np.log2(a / b)  # stops each channel changed by
     stops = np.clip(128 + 32 * ratio, 1, 254).astype(np.uint8)  # in 1/32 stops
-    k = max(3, 2 * round(LIGHT_SPAN * side / LIGHT_STEP / 2) + 1)
+    k = max(3, 2 * round(p.light_span * side / step / 2) + 1)
     tint = ratio - ratio.mean(axis=2, keepdims=True)  # what changed besides the brightness
     coded = np.clip(128 + 64 * tint, 0, 255).astype(np.uint8)
     local = np.dstack([cv2.medianBlur(np.ascontiguousarray(coded[..., c]), k) for c in range(3)])
-    own = np.abs(coded.astype(np.int16) - local).max(axis=2) < 64 * LIGHT_TINT
+    own = np.abs(coded.astype(np.int16) - local).max(axis=2) < 64 * p.light_tint
     odd = (np.indices(own.shape).sum(axis=0) % 2).astype(np.uint8) * 255
     fields = light_field(np.where(own[..., None], stops, odd[..., None]), k)
     return tuple(cv2.resize(f, now.shape[1::-1], interpolation=cv2.INTER_LINEAR) for f in fields)

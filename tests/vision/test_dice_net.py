@@ -16,6 +16,7 @@ import synth
 from vision import dice_net, reader
 from vision.dice_net import find_dice
 from vision.face_classifier import FaceClassifier
+from vision.params import PARAMS
 from vision.reader import read_roll
 from vision.reading import RerollReason
 
@@ -86,12 +87,14 @@ def test_the_known_die_size_fixes_the_scale():
 
 
 def test_a_small_frame_is_also_read_enlarged_and_a_large_one_never():
-    """The finest level sees at most LONG_SIDE pixels a side: a frame under LONG_SIDE / 2.53 is
+    """The finest level sees at most `long_side` pixels a side: a frame under that / 2.53 is
     read enlarged too (its dice of 10-16 px are then in the net's band, not at its edge), a
     larger one at its own size or smaller, so that the cost stays bounded whatever comes in."""
     small, photo = dice_net.levels((320, 320, 3), None), dice_net.levels((1209, 907, 3), None)
-    assert small[0] > 2.0 and max(small) * 320 <= dice_net.LONG_SIDE
-    assert len(photo) == dice_net.LEVELS and max(photo) * 1209 <= dice_net.LONG_SIDE
+    assert small[0] > 2.0 and max(small) * 320 <= PARAMS.candidates.long_side
+    assert (
+        len(photo) == PARAMS.candidates.levels and max(photo) * 1209 <= PARAMS.candidates.long_side
+    )
     assert dice_net.levels((640, 640, 3), None)[0] == 1.0
 
 
@@ -111,7 +114,7 @@ def test_small_touching_dice_in_a_small_photo_are_not_left_out():
 def test_noise_gives_a_bounded_answer_and_bad_frames_a_clear_error():
     rng = np.random.default_rng(3)
     noise = rng.integers(0, 256, (1300, 1300, 3), np.uint8)
-    assert len(find_dice(noise)) <= dice_net.MAX_CANDIDATES
+    assert len(find_dice(noise)) <= PARAMS.candidates.max_candidates
     with pytest.raises(ValueError, match="BGR uint8"):
         find_dice(np.zeros((100, 100), np.uint8))
 
@@ -234,7 +237,7 @@ def test_a_die_with_its_pips_marked_and_a_group_of_dice_are_told_apart(set_name,
     if noise:
         grain = np.random.default_rng(7).normal(0.0, noise, frame.shape)
         frame = np.clip(frame + grain, 0, 255).astype(np.uint8)
-    found = [c for c in find_dice(frame) if c.p_die >= dice_net.MIN_HOST]
+    found = [c for c in find_dice(frame) if c.p_die >= PARAMS.candidates.min_host]
     for x0, y0, x1, y1 in boxes:
         inside = [c for c in found if x0 <= c.centre[0] <= x1 and y0 <= c.centre[1] <= y1]
         side = np.sqrt((x1 - x0) * (y1 - y0))

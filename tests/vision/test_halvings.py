@@ -9,7 +9,8 @@ import pytest
 
 from vision import dice_net
 from vision.image import Halvings, halve
-from vision.tray_difference import WORK_DIE, tray_blobs
+from vision.params import PARAMS
+from vision.tray_difference import tray_blobs
 
 
 def _frame(height: int = 720, width: int = 1280) -> np.ndarray:
@@ -38,13 +39,14 @@ def test_no_shrink_is_the_frame_itself() -> None:
 
 
 def test_the_finder_and_the_tray_difference_share_one_shrink() -> None:
-    """On a calibrated tray both scale the frame to a die WORK_DIE px wide: the area average,
+    """On a calibrated tray both scale the frame to a die `work_die` px wide: the area average,
     slow by a factor that is no whole fraction, is made once."""
     frame, empty = _frame(), _frame()
     die = 96.0
     halvings = Halvings(frame)
-    seen = dice_net.shrink(frame, dice_net.DIE_SIDE / die, halvings)
-    assert dice_net.DIE_SIDE == WORK_DIE
+    scale = PARAMS.candidates.work_die / die
+    assert dice_net.levels(frame.shape, die) == [scale]
+    seen = dice_net.shrink(frame, scale, halvings)
     difference = tray_blobs(frame, empty, die, halvings=halvings)
     assert difference._now is seen  # the working copy it compared
-    assert halvings.scaled(WORK_DIE / die) is seen
+    assert halvings.scaled(scale) is seen

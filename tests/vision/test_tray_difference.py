@@ -31,7 +31,7 @@ def test_the_light_found_is_the_shadows_on_both_sides_of_its_edge(factor):
     empty = _felt()
     now = _shaded(_felt(seed=1), factor, 160)
     now[80:104, 150:174] = (200, 215, 225)  # an ivory die astride the shadow's edge
-    least, most = _light(now, empty, 24.0)
+    least, most = _light(now, empty, 24.0, PARAMS.candidates)
     assert least.shape == most.shape == now.shape
     assert np.all(least <= most)
     # away from the edge, both are the shadow's factor on the 8-bit values (light multiplies
@@ -48,7 +48,7 @@ def test_a_die_on_an_evenly_lit_tray_is_no_change_of_light():
     empty = _felt()
     now = _felt(seed=2)
     now[60:84, 100:124] = (30, 30, 30)  # a black die
-    least, most = _light(now, empty, 24.0)
+    least, most = _light(now, empty, 24.0, PARAMS.candidates)
     assert np.abs(least[72, 112] - 1).max() < 0.08 and np.abs(most[72, 112] - 1).max() < 0.08
 
 
@@ -61,7 +61,7 @@ def test_a_tinted_light_is_found_channel_by_channel_and_a_die_in_it_is_not():
     now[80:104, 200:224] = (200, 215, 225)  # an ivory die
     now[40:64, 250:274] = (40, 40, 170)  # a red die
     now = _shaded(now, (0.9, 1.3, 1.7), 160)
-    least, most = _light(now, empty, 24.0)
+    least, most = _light(now, empty, 24.0, PARAMS.candidates)
     for field in (least, most):
         assert np.allclose(np.median(field[:, 180:], axis=(0, 1)), (0.9, 1.3, 1.7), rtol=0.06)
         assert np.allclose(field[92, 212], (0.9, 1.3, 1.7), rtol=0.08)
