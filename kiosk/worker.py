@@ -240,6 +240,14 @@ class VisionWorker:
             self._bad_frame = True
             return
         self._bad_frame = False
+        cut = getattr(self.watcher, "cut_short", None)
+        if cut is not None:  # staff asking why a throw had no ruling find it here
+            log.info(
+                "dice at rest for %.1f s were moved again before their reads agreed (%d "
+                "taken): that throw had no ruling",
+                t - cut[0],
+                cut[1],
+            )
         if self.guard is not None:
             roll = self.guard.filter(roll, motion, t)
         if roll is not None:

@@ -51,6 +51,11 @@ class RollVote:
         """Start over: the scene moved, the reads so far belong to another throw."""
         self._reads.clear()
 
+    @property
+    def reads(self) -> int:
+        """How many reads of this still scene have been taken, none of them an answer yet."""
+        return len(self._reads)
+
     def add(self, roll: Roll) -> Roll | None:
         """Take one frame's reading; return the answer once there is one, else None.
 

@@ -46,6 +46,10 @@ class ThrowWatcher:
         self._last_scene: np.ndarray | None = None  # the scene at the last answer
         self._last_roll: Roll | None = None
         self._last_bare = False  # the reader saw no dice in the scene at the last answer
+        self._rest_at: float | None = None  # the first settled frame of this still scene
+        self.cut_short: tuple[float, int] | None = None  # set on the frame (only) where dice
+        # at rest, read but not yet answered, were moved: when the rest began and how many
+        # reads it had (`watch` tells the builder; the throw is then never answered)
 
     @property
     def reader(self) -> Callable[[np.ndarray], Roll]:
@@ -70,13 +74,19 @@ class ThrowWatcher:
         moved = self.detector.moved
         self._changing = self._changing + 1 if moved else 0
         running = self._changing >= RUNNING
+        self.cut_short = None
         if state is not SettleState.SETTLED:
             if self._stirred_at is None:
                 self._stirred_at = t
+            if self._rest_at is not None and not self._answered and self.vote.reads:
+                self.cut_short = (self._rest_at, self.vote.reads)
+            self._rest_at = None
             self._answered = False
             self.vote.clear()
             self._watch_stir(moved, running)
             return None
+        if self._rest_at is None:
+            self._rest_at = t
         stirred_at = self._stirred_at  # kept until this still scene is answered
         scene = self.detector.scene
         if self._answered:

@@ -11,7 +11,8 @@ it, both readings and the answer. A refused throw then shows why: a shadow taken
 a pip lost in a glint, a die the finder missed. A recording that ends on a change with no answer
 yet (dice still rolling, or at rest with reads not yet agreed) says so on stderr, with the time
 the change began, as does a tray that looks as if moving for longer than dice roll (the kiosk's
-RESTLESS_SECONDS), wherever it lies in the recording.
+RESTLESS_SECONDS), wherever it lies in the recording, and dice at rest that were moved again
+before their reads agreed (that throw never has an answer line).
 
 Exit code 0 when the source could be read to its end, 1 when it could not be opened (or no frame
 of it could) or a debug frame could not be written, 2 for bad arguments.
@@ -78,6 +79,10 @@ def answer_line(index: int, t: float, roll) -> str:
 RESTLESS = (
     "from {since:.2f} s the tray has looked as if moving for {n:.0f} s: no answer comes until "
     "it looks still (dice rolling that long? a shaking camera, or a compressed video's flicker)"
+)
+CUT_SHORT = (
+    "no answer for the dice at rest from {since:.2f} s: the tray changed again after {reads} "
+    "of their reads, before {votes} in a row agreed"
 )
 UNCALIBRATED = (
     "No calibration given: read as single photos are, dice at the wall and leaning dice "
@@ -212,6 +217,10 @@ def run(args: argparse.Namespace) -> int:
         restless = Restless()
         for index, t, frame in frames(args.source, args.fps):
             roll = watcher.update(frame, t)
+            if watcher.cut_short is not None:
+                since, reads = watcher.cut_short
+                votes = watcher.config.votes
+                print(CUT_SHORT.format(since=since, reads=reads, votes=votes), file=sys.stderr)
             if restless.update(str(watcher.state), t)[1]:
                 print(RESTLESS.format(since=restless.since, n=RESTLESS_SECONDS), file=sys.stderr)
             if roll is None:

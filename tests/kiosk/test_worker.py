@@ -172,3 +172,30 @@ def test_a_tray_that_never_looks_still_is_told_to_the_screen_and_logged_once(cap
         worker.step(still, seconds + i / fps)
     assert worker.preview().motion != "moving" and worker.preview().moving_for == 0.0
     assert tray_notice(worker.preview()) is None
+
+
+def test_dice_moved_before_their_reads_agreed_are_logged_for_staff(caplog) -> None:
+    """Staff asking why a throw had no ruling find it in the log: dice at rest, read once
+    (a glint), then taken away before the vote could agree."""
+    from vision.reading import Roll
+    from vision.settle import SettleConfig
+    from vision.watcher import ThrowWatcher
+
+    reads = []
+
+    def glinting(frame: np.ndarray) -> Roll:
+        reads.append(frame)
+        return Roll((), RerollReason.GLARE, "a glint")
+
+    watcher = ThrowWatcher(glinting, SettleConfig(still_for=0.2, votes=3), None)
+    worker = VisionWorker(None, queue.Queue(), watcher)
+    rng = np.random.default_rng(5)
+    still, other = (rng.integers(0, 255, (120, 160, 3), dtype=np.uint8) for _ in range(2))
+    t = 0.0
+    with caplog.at_level("INFO", logger="kiosk.worker"):
+        while not reads:  # the still frame settles and is read once
+            worker.step(still, t)
+            t += 0.1
+        worker.step(other, t)  # the dice are taken away
+    told = [r for r in caplog.records if "had no ruling" in r.getMessage()]
+    assert len(told) == 1 and "(1 taken)" in told[0].getMessage()

@@ -651,6 +651,38 @@ def test_dice_taken_away_unread_from_a_bare_tray_are_no_throw_that_was_not() -> 
     assert [a.values for a in answers] == [(3, 5, 6)]
 
 
+def test_dice_moved_before_their_reads_agree_are_told_once_when_they_move() -> None:
+    """Dice at rest, read twice with no agreement yet (a glint on the first read), then picked
+    up: that throw never has an answer, and the watcher says so on the frame they move, with
+    when the rest began and how many reads it had. An answered rest is never told so."""
+    glare = Roll((), RerollReason.GLARE)
+    reader = ScriptedReader(THREE, odd={1: glare})
+    watcher = ThrowWatcher(reader, SettleConfig(still_for=0.3, votes=3), empty_calibration())
+    told, first_read, t = [], None, 0.0
+    for frame in throw_frames(THREE) + [scene(THREE)] * 30:
+        assert watcher.update(frame, t) is None
+        told.append(watcher.cut_short)
+        if reader.calls == 1 and first_read is None:
+            first_read = t  # the first settled frame is read at once
+        if reader.calls == 2:
+            break
+        t += 1 / FPS
+    assert told == [None] * len(told)
+    pickup = [scene(THREE, hand=(300, 250 + 5 * i)) for i in range(10)] + [scene()] * 15
+    cuts = []
+    for i, frame in enumerate(pickup):
+        watcher.update(frame, t + (i + 1) / FPS)
+        cuts.append(watcher.cut_short)
+    assert [c for c in cuts if c is not None] == [(first_read, 2)]
+    assert cuts[0] is not None  # told on the first frame that moved
+    t += 2.0
+    answers = []
+    for i, frame in enumerate(throw_frames(THREE) + [scene(THREE)] * 20 + pickup):
+        answers.append(watcher.update(frame, t + i / FPS))
+        assert watcher.cut_short is None  # this rest was answered: nothing cut short
+    assert [a.values for a in answers if a is not None] == [(3, 5, 6)]
+
+
 def test_a_cocked_die_gives_one_reroll_for_the_throw() -> None:
     cocked = Roll((), RerollReason.COCKED, "die 2 leans on the rim")
     reader = ScriptedReader(THREE, odd={i: cocked for i in range(1, 100)})

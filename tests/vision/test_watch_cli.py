@@ -285,6 +285,43 @@ def test_watch_says_which_change_has_no_answer_when_the_recording_ends_mid_throw
     assert len(out.out.splitlines()) == 1 and "no answer" not in out.err
 
 
+def test_watch_says_when_dice_at_rest_were_moved_before_their_reads_agreed(
+    tmp_path, capsys
+) -> None:
+    """The first throw's dice are taken away one frame before the vote would have answered:
+    no answer line for it, and stderr says when those dice came to rest. The second throw is
+    answered as ever."""
+    video = tmp_path / "tray.avi"
+    recording = film(video, throws=2, seed=4)
+    Calibration(recording.tray, None, recording.empty).save(tmp_path / "calibration")
+    args = ["--json", "--calibration", str(tmp_path / "calibration")]
+    assert main(["watch", str(video), *args]) == 0
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(answers) == 2
+    answered = answers[0]["frame"]  # the frame the first throw's vote was complete on
+    capture = cv2.VideoCapture(str(video))
+    rate = capture.get(cv2.CAP_PROP_FPS)
+    frames = []
+    while (read := capture.read())[0]:
+        frames.append(read[1])
+    capture.release()
+    cleared = recording.starts[1] - 10  # the tray bare again, before the second throw
+    kept = frames[:answered] + frames[cleared:]
+    cut = tmp_path / "cut.avi"
+    writer = cv2.VideoWriter(str(cut), cv2.VideoWriter_fourcc(*"MJPG"), rate, (640, 480))
+    for frame in kept:
+        writer.write(frame)
+    writer.release()
+    assert main(["watch", str(cut), *args]) == 0
+    out = capsys.readouterr()
+    lines = [json.loads(line) for line in out.out.splitlines()]
+    assert [tuple(sorted(d["value"] for d in a["dice"])) for a in lines] == [recording.thrown[1]]
+    said = [line for line in out.err.splitlines() if "at rest from" in line]
+    assert len(said) == 1 and "before 3 in a row agreed" in said[0], out.err
+    since = float(said[0].split("from ")[1].split(" s")[0])
+    assert recording.starts[0] / rate < since < answered / rate
+
+
 def test_a_hand_held_video_is_read_without_a_calibration(tmp_path, capsys) -> None:
     """A phone held over a table: the camera wanders and turns slowly as well as shaking, and
     nobody calibrated anything. Each throw is answered once, right or refused, never wrong."""
