@@ -89,7 +89,7 @@ def build(
     from hardware.camera import open_camera as hardware_open_camera
     from hardware.keys import KeyButtons
     from hardware.lights import NullLights, open_lights
-    from kiosk.gamelog import data_dir as find_data_dir
+    from kiosk.logfile import data_dir as find_data_dir
     from kiosk.worker import VisionWorker
     from vision.calibration import Calibration
 

@@ -1,9 +1,9 @@
 """The game log: every game and every throw in SQLite, written before the ruling is shown.
 
-The power may be cut at any moment, so the database runs in WAL mode with `synchronous=FULL`
-and every event is its own committed transaction. A game is its list of events (throws,
-corrections, undos: kiosk.records, which also makes the exports' rows); the rules engine
-rebuilds any game by replaying its effective throws, which is how an unfinished game resumes
+The power may be cut at any moment, so the database runs in WAL mode with `synchronous=FULL` and
+every event is its own committed transaction (the file itself: kiosk.logfile). A game is its list of
+events (throws, corrections, undos: kiosk.records, which also makes the exports' rows); the rules
+engine rebuilds any game by replaying its effective throws, which is how an unfinished game resumes
 after a crash without losing or duplicating a throw.
 
 If the disk is full or read-only, play goes on: failed writes are kept in memory, retried in
@@ -35,115 +35,16 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-import platformdirs
-
+from kiosk.logfile import BUSY_SECONDS, DB_NAME, SCHEMA, connect, is_corrupt, set_aside
 from kiosk.records import KINDS, Event, LoggedGame
 
 log = logging.getLogger(__name__)
 
-DB_NAME = "games.sqlite3"
-BUSY_SECONDS = 0.1  # longest wait for another process's write lock (sqlite's default: 5 s)
 RETRY_SECONDS = 5.0  # the writer thread tries waiting writes and checks the file this often
 
 
 class LogUnreadable(Exception):
     """The log cannot be read (missing, damaged, no permission); the message says which."""
-
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id       INTEGER PRIMARY KEY,
-    game     TEXT NOT NULL,      -- "azar", "medio_azar"
-    variant  TEXT NOT NULL,      -- variant name within the game
-    first    INTEGER NOT NULL,   -- seat that throws first (0 or 1)
-    started  REAL NOT NULL,      -- unix time
-    status   TEXT NOT NULL DEFAULT 'playing',  -- playing | over | abandoned
-    ended    REAL,
-    winner   INTEGER,            -- seat, or NULL
-    reason   TEXT,               -- outcome message key
-    stakes   INTEGER,
-    language TEXT                -- the visitors' language, so a resumed game speaks it again
-);
-CREATE TABLE IF NOT EXISTS events (
-    id         INTEGER PRIMARY KEY,
-    game_id    INTEGER NOT NULL REFERENCES games(id),
-    seq        INTEGER NOT NULL,     -- 0, 1, 2... within the game
-    kind       TEXT NOT NULL,        -- throw | correction | undo | choice
-    dice       TEXT,                 -- "3,5,6" (throw, correction)
-    source     TEXT,                 -- camera | manual | simulated
-    confidence REAL,                 -- lowest die confidence of a camera read
-    t          REAL NOT NULL,        -- unix time
-    ruling     TEXT,                 -- message key of the ruling shown after this event
-    params     TEXT,                 -- its parameters, JSON
-    places     TEXT,                 -- camera throw: [[x, y, size], ...] of each die, JSON
-    UNIQUE (game_id, seq)
-);
-CREATE INDEX IF NOT EXISTS events_game ON events (game_id, seq);
-CREATE TABLE IF NOT EXISTS rerolls (  -- "throw again": no throw, so not one of the game's events
-    id      INTEGER PRIMARY KEY,
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    t       REAL NOT NULL,        -- unix time
-    reason  TEXT NOT NULL         -- vision.reading.RerollReason value, or "wrong_count"
-);
-"""
-
-
-def data_dir(configured: str | os.PathLike[str] | None = None) -> Path:
-    """Where the log lives: $KIOSK_DATA_DIR, else the config's data_dir, else the user data dir.
-
-    The environment wins so a service unit or a test can redirect a kiosk without editing its
-    config file.
-    """
-    env = os.environ.get("KIOSK_DATA_DIR")
-    if env:
-        return Path(env)
-    if configured:
-        return Path(configured)
-    return Path(platformdirs.user_data_dir("azar-kiosk", appauthor=False))
-
-
-def _connect(path) -> sqlite3.Connection:
-    """The log file, in WAL mode with full sync, with the current schema, checked whole."""
-    conn = sqlite3.connect(
-        path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
-    )
-    try:
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
-        verdict = str(conn.execute("PRAGMA quick_check").fetchone()[0])
-        if verdict != "ok":  # a damaged page: the header alone would have been seen above
-            raise sqlite3.DatabaseError(f"database disk image is malformed ({verdict})")
-        conn.executescript(SCHEMA)
-        _add_missing_columns(conn)
-    except sqlite3.Error:
-        conn.close()
-        raise
-    return conn
-
-
-def _is_corrupt(error: sqlite3.Error) -> bool:
-    text = str(error).lower()
-    return "not a database" in text or "malformed" in text or "corrupt" in text
-
-
-def _set_aside(path: Path) -> Path:
-    """Move a damaged log (and its WAL files) out of the way; nothing is deleted."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    kept = path.with_name(f"{path.name}.damaged-{stamp}")
-    for suffix in ("", "-wal", "-shm"):
-        part = Path(f"{path}{suffix}")
-        if part.exists():
-            part.rename(Path(f"{kept}{suffix}"))
-    return kept
-
-
-def _add_missing_columns(conn: sqlite3.Connection) -> None:
-    """Bring a log written by an older version up to the current schema."""
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
-    if "language" not in columns:
-        conn.execute("ALTER TABLE games ADD COLUMN language TEXT")
-    if "places" not in {row[1] for row in conn.execute("PRAGMA table_info(events)")}:
-        conn.execute("ALTER TABLE events ADD COLUMN places TEXT")
 
 
 def _dice_text(dice: Iterable[int]) -> str:
@@ -231,16 +132,16 @@ class GameLog:
         assert path is not None
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.is_file() and path.stat().st_size == 0:
-            kept = _set_aside(path)
+            kept = set_aside(path)
             self._incident(f"the game log {path} was empty (0 bytes): kept as {kept}, a new one")
         try:
-            conn = _connect(path)
+            conn = connect(path)
         except sqlite3.DatabaseError as error:
-            if not _is_corrupt(error):
+            if not is_corrupt(error):
                 raise
-            kept = _set_aside(path)
+            kept = set_aside(path)
             self._incident(f"the game log {path} is damaged ({error}); kept as {kept}, a new one")
-            conn = _connect(path)
+            conn = connect(path)
         info = path.stat()
         self._file = (info.st_dev, info.st_ino)
         return conn
@@ -409,7 +310,7 @@ class GameLog:
             try:
                 self._conn.execute("PRAGMA wal_checkpoint(FULL)")
                 self._conn.close()
-                self._conn = _connect(path)
+                self._conn = connect(path)
             except sqlite3.Error as error:
                 self._warn(f"the game log's -wal file was deleted and cannot be rebuilt: {error}")
                 return
@@ -418,11 +319,11 @@ class GameLog:
         try:  # the file (or its folder) is gone: write the whole log again from the open one
             path.parent.mkdir(parents=True, exist_ok=True)
             if path.exists():
-                _set_aside(path)
+                set_aside(path)
             fresh = sqlite3.connect(path, timeout=BUSY_SECONDS)
             self._conn.backup(fresh)
             fresh.close()
-            conn = _connect(path)
+            conn = connect(path)
         except (sqlite3.Error, OSError) as error:
             self._warn(f"the game log {path} was removed and cannot be written again: {error}")
             return

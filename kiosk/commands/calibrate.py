@@ -47,7 +47,7 @@ def empty_frame(args: argparse.Namespace, config):
 
 def run(args: argparse.Namespace) -> int:
     from kiosk.config import ConfigError, load_config
-    from kiosk.gamelog import data_dir
+    from kiosk.logfile import data_dir
     from vision.calibrate import assess_image, calibrate
     from vision.calibration import CalibrationError
 

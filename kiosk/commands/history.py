@@ -14,7 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-from kiosk.gamelog import DB_NAME, GameLog, LogUnreadable, data_dir
+from kiosk.gamelog import GameLog, LogUnreadable
+from kiosk.logfile import DB_NAME, data_dir
 from kiosk.records import CSV_FIELDS, event_rows, game_record
 
 

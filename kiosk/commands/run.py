@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         show_error(str(error), args.size, args.windowed, args.max_seconds)
         return 2
     from kiosk import app, health
-    from kiosk.gamelog import data_dir
+    from kiosk.logfile import data_dir
 
     # For the maintenance screen, across restarts: today's starts, and the errors from here on.
     health.record_start(data_dir(config.kiosk.data_dir))
