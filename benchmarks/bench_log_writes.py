@@ -20,7 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from kiosk.gamelog import GameLog
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # this checkout's code, whichever one is installed
+
+from kiosk.gamelog import GameLog  # noqa: E402
 
 
 def timed(write, n: int) -> list[float]:

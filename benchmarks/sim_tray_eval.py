@@ -30,11 +30,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from hardware.sim import Hazard, SimulatedTray
-from hardware.sim.scene import sunbeam, visitor_shadow
-from vision.calibration import Calibration
-from vision.debug import annotate
-from vision.reader import TrayReader, inspect
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # this checkout's code, whichever one is installed
+
+from hardware.sim import Hazard, SimulatedTray  # noqa: E402
+from hardware.sim.scene import sunbeam, visitor_shadow  # noqa: E402
+from vision.calibration import Calibration  # noqa: E402
+from vision.debug import annotate  # noqa: E402
+from vision.reader import TrayReader, inspect  # noqa: E402
 
 KNOCK = 12  # px: the farthest --knocks moves the camera from where it was calibrated
 
