@@ -32,6 +32,7 @@ sys.path.insert(0, str(REPO / "tools"))
 
 import render_dice  # noqa: E402
 
+from benchmarks.diagnose_dice import nearest  # noqa: E402
 from vision.params import PARAMS  # noqa: E402
 from vision.reader import inspect  # noqa: E402
 
@@ -58,14 +59,9 @@ def _check(detail: str) -> str:
 def why_lost(die, verdicts) -> str | None:
     """What lost a flat die of a refused scene: None where it was read right."""
     (x, y), half = die.centre, die.size / 2
-    inside = [
-        v
-        for v in verdicts
-        if abs(v.candidate.centre[0] - x) <= half and abs(v.candidate.centre[1] - y) <= half
-    ]
-    if not inside:
+    v = nearest(verdicts, (die.value, x - half, y - half, x + half, y + half))
+    if v is None:
         return "no candidate"
-    v = min(inside, key=lambda v: np.hypot(v.candidate.centre[0] - x, v.candidate.centre[1] - y))
     if v.die is not None:
         return None if v.die.value == die.value else f"read wrong ({v.die.value})"
     pips = v.pips.value if v.pips is not None else None

@@ -286,7 +286,7 @@ class VisionWorker:
                 self.events.put(ToolResult(name, False, detail=str(error)))
 
     def _set_preview(
-        self, image: np.ndarray, motion: str, roll: Roll | None, t: float, moving_for: float = 0.0
+        self, image: np.ndarray, motion: str, roll: Roll | None, t: float, moving_for: float
     ) -> None:
         import cv2
 

@@ -8,6 +8,7 @@ calibration code. The camera shakes a little and adds noise, as a real one does.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import cv2
@@ -245,19 +246,28 @@ def test_a_visitor_leaning_over_the_tray_after_a_ruling_is_no_throw(
             assert tuple(sorted(d["value"] for d in line["dice"])) == values
 
 
-def _cut(video: Path, frames: int, to: Path) -> float:
-    """The first `frames` frames of `video` written to `to`; its frame rate."""
+def _cut(video: Path, to: Path, *parts: range) -> float:
+    """The frames of `video` whose indices lie in `parts`, in order, written to `to` (MJPEG);
+    its frame rate. Read a frame at a time: a recording held whole is hundreds of MB. A part
+    ending at sys.maxsize runs to the recording's end."""
     capture = cv2.VideoCapture(str(video))
     rate = capture.get(cv2.CAP_PROP_FPS)
     writer = None
-    for _ in range(frames):
-        ok, frame = capture.read()
-        assert ok
-        if writer is None:
-            fourcc = cv2.VideoWriter_fourcc(*"MJPG")
-            writer = cv2.VideoWriter(str(to), fourcc, rate, (frame.shape[1], frame.shape[0]))
-        writer.write(frame)
+    index = 0
+    while (read := capture.read())[0]:
+        frame = read[1]
+        if any(index in part for part in parts):
+            if writer is None:
+                fourcc = cv2.VideoWriter_fourcc(*"MJPG")
+                size = (frame.shape[1], frame.shape[0])
+                writer = cv2.VideoWriter(str(to), fourcc, rate, size)
+            writer.write(frame)
+        index += 1
     capture.release()
+    # each part lies in the recording (one ending at sys.maxsize runs to its end)
+    for part in parts:
+        assert part.start < index and (part.stop <= index or part.stop == sys.maxsize)
+    assert writer is not None
     writer.release()
     return rate
 
@@ -270,7 +280,7 @@ def test_watch_says_which_change_has_no_answer_when_the_recording_ends_mid_throw
     Calibration(recording.tray, None, recording.empty).save(tmp_path / "calibration")
     args = ["--calibration", str(tmp_path / "calibration")]
     cut = tmp_path / "cut.avi"
-    rate = _cut(video, recording.starts[1] + 10, cut)  # the second throw's dice rolling
+    rate = _cut(video, cut, range(recording.starts[1] + 10))  # the second throw's dice rolling
     assert main(["watch", str(cut), *args]) == 0
     out = capsys.readouterr()
     assert len(out.out.splitlines()) == 1  # the first throw's answer
@@ -279,7 +289,7 @@ def test_watch_says_which_change_has_no_answer_when_the_recording_ends_mid_throw
     since = float(said[0].split("from ")[1].split(" s")[0])
     thrown = recording.starts[1] / rate  # the dice were cleared away half a second before
     assert thrown - 0.6 <= since <= thrown
-    _cut(video, recording.starts[1] - 16, cut)  # ends at rest, before the dice are cleared
+    _cut(video, cut, range(recording.starts[1] - 16))  # ends at rest, before the dice are cleared
     assert main(["watch", str(cut), *args]) == 0
     out = capsys.readouterr()
     assert len(out.out.splitlines()) == 1 and "no answer" not in out.err
@@ -299,19 +309,9 @@ def test_watch_says_when_dice_at_rest_were_moved_before_their_reads_agreed(
     answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(answers) == 2
     answered = answers[0]["frame"]  # the frame the first throw's vote was complete on
-    capture = cv2.VideoCapture(str(video))
-    rate = capture.get(cv2.CAP_PROP_FPS)
-    frames = []
-    while (read := capture.read())[0]:
-        frames.append(read[1])
-    capture.release()
     cleared = recording.starts[1] - 10  # the tray bare again, before the second throw
-    kept = frames[:answered] + frames[cleared:]
     cut = tmp_path / "cut.avi"
-    writer = cv2.VideoWriter(str(cut), cv2.VideoWriter_fourcc(*"MJPG"), rate, (640, 480))
-    for frame in kept:
-        writer.write(frame)
-    writer.release()
+    rate = _cut(video, cut, range(answered), range(cleared, sys.maxsize))
     assert main(["watch", str(cut), *args]) == 0
     out = capsys.readouterr()
     lines = [json.loads(line) for line in out.out.splitlines()]
