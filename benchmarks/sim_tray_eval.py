@@ -13,7 +13,7 @@ where it was calibrated, and the reader follows it, vision.tray_shift)
 
 Counts, over ordinary throws and each hazard: ok and right, reroll (by reason), ok but wrong;
 then the top-face window the reader learnt. The reader
-is the kiosk's (vision.reader.TrayReader: calibrated from the empty tray, the die size learnt
+is the kiosk's (vision.tray_reader.TrayReader: calibrated from the empty tray, the die size learnt
 from the dice it reads), one read per settled throw (no vote).
 A referee may reroll an ordinary throw now and then; it must never be ok and wrong.
 """
@@ -37,7 +37,7 @@ from hardware.sim import Hazard, SimulatedTray  # noqa: E402
 from hardware.sim.scene import sunbeam, visitor_shadow  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.debug import annotate  # noqa: E402
-from vision.reader import TrayReader, inspect  # noqa: E402
+from vision.tray_reader import TrayReader, inspect  # noqa: E402
 
 KNOCK = 12  # px: the farthest --knocks moves the camera from where it was calibrated
 

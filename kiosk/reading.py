@@ -17,9 +17,9 @@ if TYPE_CHECKING:
     from kiosk.parts import Worker
     from vision.calibrate import ImageQuality
     from vision.calibration import Calibration
-    from vision.reader import TrayReader
     from vision.reading import Roll
     from vision.tray_faces import TrayFaces
+    from vision.tray_reader import TrayReader
     from vision.watcher import ThrowWatcher
 
 log = logging.getLogger(__name__)
@@ -46,8 +46,8 @@ def build_watcher(
     `keep` False it is only read from there (`watch` reads as the kiosk would, and writes
     nothing into its data). faces: what is already known of the tray's faces, where no folder
     keeps it (the demo's, learnt on a twin of its simulated tray: `learn_faces`)."""
-    from vision.reader import TrayReader
     from vision.settle import SettleConfig
+    from vision.tray_reader import TrayReader
     from vision.watcher import ThrowWatcher
 
     settle = SettleConfig(still_for=config.vision.settle_seconds, votes=config.vision.votes)
@@ -71,11 +71,11 @@ def build_watcher(
 
 def learn_faces(twin: SimulatedTray, throws: int = 80) -> TrayFaces | None:
     """What a kiosk learns of its tray's flat faces from the first dice it reads (the size it
-    then holds every face to: vision/reader.py, TrayReader), learnt on a twin of a simulated
+    then holds every face to: vision/tray_reader.py, TrayReader), learnt on a twin of a simulated
     tray, thrown and read at rest up to `throws` times; None if not learnt by then. The demo
     starts from it, as a kiosk that has run a while on its tray does."""
     from vision.calibration import Calibration
-    from vision.reader import TrayReader
+    from vision.tray_reader import TrayReader
 
     twin.open()
     try:

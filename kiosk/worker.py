@@ -25,7 +25,7 @@ from kiosk.resume import StartGuard
 from vision.reading import Die, RerollReason, Roll
 
 if TYPE_CHECKING:
-    from vision.reader import TrayReader
+    from vision.tray_reader import TrayReader
 
 log = logging.getLogger(__name__)
 MAX_RECONNECT_SECONDS = 30.0  # the longest pause between tries to reopen a lost camera

@@ -38,11 +38,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchmarks.eval_photos import DEFAULT_DATA, load_labels, photo_sets, split  # noqa: E402
 from vision.dice_net import find_dice  # noqa: E402
 from vision.face import box_outline  # noqa: E402
+from vision.face_patches import face_patch_of  # noqa: E402
 from vision.faces import fit_face  # noqa: E402
 from vision.params import PARAMS, PipParams  # noqa: E402
 from vision.pip_fit import fit_pips, places, tilt  # noqa: E402
 from vision.pip_net import die_patch  # noqa: E402
-from vision.pips import face_patch_of  # noqa: E402
 from vision.reframe import search_spots, searches  # noqa: E402
 from vision.top_face import find_face  # noqa: E402
 from vision.types import Candidate  # noqa: E402

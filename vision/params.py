@@ -148,7 +148,7 @@ class PipParams:
     # no face (chosen: all six read 40 more development dice than none, four 25, no image
     # answered wrongly added)
     blobs: bool = True  # where no colour split reads the face, pips are sought as round
-    # spots too, in any colour difference and along each of `pip_axes` (pips.blob_patch)
+    # spots too, in any colour difference and along each of `pip_axes` (face_patches.blob_patch)
     blob: tuple[float, float] = (0.06, 0.14)  # ...by a difference of Gaussians of these
     # widths (face sides; geometry: pips 0.12-0.25 face sides across, the inner width about a
     # pip's radius over 1.4-2, the outer short of its neighbours 0.27 away; tuned with
@@ -266,7 +266,7 @@ class JudgeParams:
     boxes_apart: float = 0.7  # ...and, for a die not read (its face side guessed from the
     # finder's box), at least this (geometry, with the box's error)
     top_face: tuple[float, float] = (0.96, 1.1)  # on the kiosk's tray, once its flat dice's
-    # top face side is measured (reader.TrayReader), the face found must be this many times it
+    # top face side is measured (tray_reader.TrayReader), the face found must be this many times it
     # (geometry: seen from above, every flat top face lies in one plane parallel to the sensor,
     # so a pinhole camera shows them all one size; a die leaning on the wall shows its top
     # foreshortened, 0.87-0.95 on the simulated tray, or a face found with a side in it,
@@ -275,7 +275,7 @@ class JudgeParams:
     inside_face: float = 0.6  # a candidate whose centre lies within this (face sides, along the
     # face's axes) of a read die's face centre is a part of that die (a pip, a glint on its
     # rounded edge), not another die (geometry: the face reaches 0.5, its rounded rim a bit more)
-    # What the kiosk's reader learns of its tray (reader.TrayReader):
+    # What the kiosk's reader learns of its tray (tray_reader.TrayReader):
     learn_dice: int = 30  # the top face's size is the median of the last this many dice read,
     # and the window is learnt from the first so many (chosen: sim_tray_eval.py in five
     # colourings, seeds 3-7, ordinary throws read on their first settle of 1000: 15 dice 849,

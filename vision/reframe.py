@@ -15,19 +15,20 @@ from dataclasses import replace
 
 import numpy as np
 
+from vision.face_patches import FacePatch, blob_patch, face_patch_of, learned_patch
 from vision.faces import FaceFit
 from vision.layout import laid_out, lay_out, map_spots
 from vision.params import PARAMS, PipParams
 from vision.pip_fit import fit_pips, without_flecks
 from vision.pip_net import PipMap, PipNet
-from vision.pips import FacePatch, Spots, blob_patch, face_patch_of, find_spots, learned_patch
+from vision.pips import Spots, find_spots
 from vision.top_face import Face
 from vision.types import Candidate
 
 Search = tuple[str, int]  # how spots are split from a face patch: ("colour", axis) an Otsu
 # split of the colour distance (axis -1) or of one colour axis (0..5, pips.find_spots);
-# ("blob", axis) round spots of a pip's size along the same (pips.blob_patch); ("learned", -1)
-# the pip finder's map (pip_net.py)
+# ("blob", axis) round spots of a pip's size along the same (face_patches.blob_patch);
+# ("learned", -1) the pip finder's map (pip_net.py)
 
 
 def top_of_box(
@@ -113,10 +114,10 @@ def reframed(
     (laid_out: centre and turn from the pips themselves); turned as the face found, or as the
     pips. Then along each colour axis (pips.find_spots: a marbled face varies along other axes
     than its pips), on the face found and on those framings. Then as round spots of a pip's
-    size on the face found (pips.blob_patch: an Otsu split takes in a marbled face's swirls
+    size on the face found (face_patches.blob_patch: an Otsu split takes in a marbled face's swirls
     with its pips, a matched filter does not), in any colour difference and along each axis.
     Last, on the face found and the
-    framings, split from the learned pip map (pips.learned_patch), a face of at least
+    framings, split from the learned pip map (face_patches.learned_patch), a face of at least
     `learned_least` pips; then on faces framed where the map's own marks lay out a face
     (layout.map_spots), as the colour's face and spots may be turned or off where the map's
     are not. Each reading must pass every check of fit_pips; the first that does is taken,

@@ -11,7 +11,7 @@ the floor's), a change of light leaves nothing.
 
 `evenly_lit` tells which dice lie in light other than most of the tray's (against the empty
 tray): the kiosk's reader learns what flat faces measure only from dice in the tray's own
-light (reader.TrayReader).
+light (tray_reader.TrayReader).
 
 Contract of `unexplained`: a and b are small float32 images (h, w) or (h, w, 3) of one shape
 (settle.py's work copies, motion.shrink), mask uint8 (h, w) 0/255, level in grey levels, span

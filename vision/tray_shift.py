@@ -10,7 +10,7 @@ blur (a visitor's shadow is smooth), matched over the rim by phase correlation (
 whole pixels) and refined by ECC (translation, to a fraction of a pixel). On the simulated
 tray, five colourings, shifts up to 40 px, with and without a shadow across the tray, it is
 within 0.4 px (tests/vision/test_tray_shift.py). `moved` is the calibration as the moved
-camera sees it; `FollowedCamera` keeps the kiosk's reader on it (vision.reader.TrayReader).
+camera sees it; `FollowedCamera` keeps the kiosk's reader on it (vision.tray_reader.TrayReader).
 
 Contract: frames BGR uint8 (h, w, 3) of the empty tray's shape; shifts in frame pixels, (dx,
 dy) moving the empty tray onto the frame. `camera_shift` and `moved` are pure. Cost: about 5

@@ -39,7 +39,7 @@ def tray_pictures(folder: Path) -> dict[str, Path]:
     """PNGs of the simulated tray: empty, with 1-2-4 at rest, and with 3-5-6 thrown after,
     each a throw a freshly started kiosk's reader reads (this test is about restarts, not the
     reader: a throw it would ask to throw again is thrown again here, as a visitor would)."""
-    from vision.reader import TrayReader
+    from vision.tray_reader import TrayReader
 
     class Hand:
         t = 0.0

@@ -16,6 +16,7 @@ from hardware.sim import Hazard, SimulatedTray
 reader = pytest.importorskip("vision.reader", reason="the dice reader has not landed yet")
 from vision.calibration import Calibration  # noqa: E402
 from vision.reading import RerollReason  # noqa: E402
+from vision.tray_reader import TrayReader  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -74,7 +75,7 @@ def test_throws_under_a_visitors_shadow_are_read_as_well_and_never_wrong() -> No
     counts = []
     for shaded in (False, True):
         tray, clock, calibration = make_rig(seed=1284)
-        read = reader.TrayReader(calibration)
+        read = TrayReader(calibration)
         right = 0
         for _ in range(24):
             tray.shadow = visitor_shadow(tray.geometry, rng) if shaded else None
@@ -100,7 +101,7 @@ def test_a_sunbeam_across_the_tray_is_not_taken_for_something_on_it() -> None:
 
     rng = np.random.default_rng(5)
     tray, clock, calibration = make_rig(seed=1284)
-    read = reader.TrayReader(calibration)
+    read = TrayReader(calibration)
     reasons = []
     for _ in range(24):
         tray.shadow = sunbeam(tray.geometry, rng)
@@ -122,7 +123,7 @@ def test_faces_are_learnt_in_the_trays_own_light_not_in_a_sunbeam() -> None:
 
     tray, clock, calibration = make_rig(seed=5, die_colour="#b02020", pip_colour="#f0f0f0")
     shade = np.random.default_rng(5 + 1000)
-    read = reader.TrayReader(calibration)
+    read = TrayReader(calibration)
     for n in range(40):
         tray.throw()
         clock.now += tray.settle_time + 0.5
@@ -229,9 +230,9 @@ def test_a_calibrated_die_size_reads_at_least_as_well_as_none() -> None:
 
 def test_the_kiosk_reader_learns_the_die_size_from_the_dice_it_reads() -> None:
     tray, clock, bare = make_rig(seed=12)
-    learning = reader.TrayReader(bare)
-    sized = reader.TrayReader(Calibration(bare.tray, 50.0, bare.empty))
-    photo = reader.TrayReader(None)
+    learning = TrayReader(bare)
+    sized = TrayReader(Calibration(bare.tray, 50.0, bare.empty))
+    photo = TrayReader(None)
     for _ in range(10):
         frame = settled_frame(tray, clock)
         sized(frame)
@@ -250,7 +251,7 @@ def test_black_dice_leaning_are_rerolled(seed: int) -> None:
     """Black dice against the dark foot of the wall stop short of the floor's outline; the
     pips, off their face's centre towards the wall, still show them leaning."""
     tray, clock, calibration = make_rig(seed=seed, die_colour="#1a1a1a", pip_colour="#f2f2f2")
-    read = reader.TrayReader(calibration)
+    read = TrayReader(calibration)
     for _ in range(5):  # a few ordinary throws first: the reader learns the die size
         read(settled_frame(tray, clock))
     announced = []
@@ -267,7 +268,7 @@ def test_black_dice_lying_alone_are_read() -> None:
     and at the wall too. Ordinary throws of black dice are read right (29 of 30 here; 24 while
     such faces were taken for leaning dice, 17 before that), never wrong."""
     tray, clock, calibration = make_rig(seed=5, die_colour="#1a1a1a", pip_colour="#f2f2f2")
-    read = reader.TrayReader(calibration)
+    read = TrayReader(calibration)
     right = 0
     for _ in range(30):
         roll = read(settled_frame(tray, clock))
@@ -285,7 +286,7 @@ def test_black_dice_by_the_wall_are_read_without_their_shadow(seed: int) -> None
     the learnt top) and one throw of each seed was refused as leaning before the floor was
     left out of faces (top_face.floor_of)."""
     tray, clock, calibration = make_rig(seed=seed, die_colour="#1a1a1a", pip_colour="#f2f2f2")
-    read = reader.TrayReader(calibration)
+    read = TrayReader(calibration)
     refused = []
     for n in range(40):
         roll = read(settled_frame(tray, clock))
@@ -313,7 +314,7 @@ def test_black_dice_in_a_visitors_shadow_are_read_and_never_wrong() -> None:
     read = None
     right = 0
     for tray, calibration, frame in _shaded_black_throws(40):
-        read = read or reader.TrayReader(calibration)
+        read = read or TrayReader(calibration)
         roll = read(frame)
         if roll.ok:
             assert sorted(roll.values) == sorted(tray.last_values)
@@ -340,7 +341,7 @@ def test_a_third_die_thrown_into_a_game_of_two_is_never_left_out() -> None:
     (candidates._holds_more): the roll is refused, never announced with the two dice read
     (before, 4 of these 20 throws were)."""
     tray, clock, calibration = make_rig(seed=3, die_colour="#efe8d8", pip_colour="#1c1814")
-    read = reader.TrayReader(calibration)
+    read = TrayReader(calibration)
     for _ in range(30):
         read(settled_frame(tray, clock))
     two = read.expecting(2)
@@ -356,7 +357,7 @@ def test_dice_at_the_wall_are_read_from_the_first_throw() -> None:
     tray, clock, calibration = make_rig(seed=5, die_colour="#1a1a1a", pip_colour="#f2f2f2")
     at_wall: Counter[tuple[bool, bool]] = Counter()  # (shows 4-6, read)
     for _ in range(20):
-        read = reader.TrayReader(calibration)  # each throw the first a new reader sees
+        read = TrayReader(calibration)  # each throw the first a new reader sees
         frame = settled_frame(tray, clock)
         seen = reader.inspect(frame, calibration=read.calibration, params=read.params)[1]
         roll = read(frame)
@@ -373,7 +374,7 @@ def _cocked_announced(seed: int, die: str, pip: str, params) -> list[tuple[int, 
     """The simulated tray read as the kiosk reads it (TrayReader, the die size learnt from 40
     ordinary throws), then 20 throws with a die leaning on the rim: what was announced."""
     tray, clock, calibration = make_rig(seed=seed, die_colour=die, pip_colour=pip)
-    read = reader.TrayReader(calibration, params=params)
+    read = TrayReader(calibration, params=params)
     for _ in range(40):
         read(settled_frame(tray, clock))
     rolls = [read(settled_frame(tray, clock, Hazard.COCKED)) for _ in range(20)]
@@ -419,7 +420,7 @@ def test_what_the_reader_learns_is_handed_over_once_and_a_restart_starts_from_it
     started from them holds every face to the window learnt from its first throw."""
     tray, clock, calibration = make_rig(seed=3)
     told = []
-    read = reader.TrayReader(calibration, on_learnt=told.append)
+    read = TrayReader(calibration, on_learnt=told.append)
     for _ in range(40):
         read(settled_frame(tray, clock))
         if read.faces is not None:
@@ -428,7 +429,7 @@ def test_what_the_reader_learns_is_handed_over_once_and_a_restart_starts_from_it
     for _ in range(3):
         read(settled_frame(tray, clock))
     assert len(told) == 1
-    restarted = reader.TrayReader(calibration, faces=told[0])
+    restarted = TrayReader(calibration, faces=told[0])
     assert restarted.params.judge.top_face == read.params.judge.top_face
     assert restarted.face_size == pytest.approx(float(np.median(told[0].sizes)))
 
@@ -438,7 +439,7 @@ def test_a_rest_read_again_and_again_is_learnt_from_once() -> None:
     must not count again, or a few throws would make the faces look more alike than they are
     (and black dice's loose faces pass for exact ones)."""
     tray, clock, calibration = make_rig(seed=3)
-    once, again = reader.TrayReader(calibration), reader.TrayReader(calibration)
+    once, again = TrayReader(calibration), TrayReader(calibration)
     for _ in range(40):
         once(settled_frame(tray, clock))
         for _ in range(3):  # the same rest, another picture of it (new sensor noise)

@@ -11,7 +11,7 @@ import pytest
 from hardware.sim import SimulatedTray
 from kiosk.reading import learn_faces
 from vision.calibration import Calibration
-from vision.reader import TrayReader
+from vision.tray_reader import TrayReader
 
 pytestmark = pytest.mark.slow
 

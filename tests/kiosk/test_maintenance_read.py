@@ -17,9 +17,9 @@ from kiosk.reading import build_watcher, learn_faces, maintenance_reader
 from kiosk.worker import Preview
 from tests.kiosk.tables import headless_table
 from vision.calibration import Calibration
-from vision.reader import TrayReader
 from vision.reading import RerollReason
 from vision.tray_faces import TrayFaces
+from vision.tray_reader import TrayReader
 
 pytestmark = pytest.mark.slow
 

@@ -1,5 +1,5 @@
-"""Pips sought as round spots of a pip's size (pips.blob_patch): what an Otsu split of the colour
-cannot do on a veined face, and what the response measures."""
+"""Pips sought as round spots of a pip's size (face_patches.blob_patch): what an Otsu split of
+the colour cannot do on a veined face, and what the response measures."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import numpy as np
 
 from tests.vision.synth import DrawnDie, Style, scene, veined
 from vision.face import read_pips
+from vision.face_patches import blob_patch, face_patch, face_patch_of
 from vision.params import PARAMS
-from vision.pips import blob_patch, face_patch, face_patch_of
 from vision.top_face import Face
 from vision.types import Candidate, Leaning
 

@@ -7,9 +7,9 @@ import pytest
 
 from vision.judge import judge_die, judge_roll
 from vision.params import PARAMS
-from vision.reader import _widened
 from vision.reading import Die, RerollReason
 from vision.top_face import Face
+from vision.tray_reader import _widened
 from vision.types import Candidate, DieVerdict, FaceGuess, PipReading
 
 

@@ -10,8 +10,8 @@ import pytest
 from kiosk.config import load_config
 from kiosk.reading import build_watcher
 from vision.calibration import FACES_FILE, Calibration
-from vision.reader import TrayReader
 from vision.tray_faces import TrayFaces, load_faces, save_faces
+from vision.tray_reader import TrayReader
 
 LEARNT = TrayFaces(sizes=(61.8, 62.4, 62.0), window=(0.96, 1.1))
 

@@ -11,8 +11,8 @@ import pytest
 
 from hardware.sim import SimulatedTray
 from vision.calibration import Calibration
-from vision.reader import TrayReader
 from vision.reading import RerollReason
+from vision.tray_reader import TrayReader
 from vision.tray_shift import HOLD, MATCH, FollowedCamera, camera_shift, moved
 
 SIZE, DIE = (1280, 720), 64

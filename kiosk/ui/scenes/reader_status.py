@@ -1,5 +1,5 @@
 """What the maintenance screen's camera tools tell staff of the kiosk's reader
-(vision.reader.TrayReader): what it has learnt of the dice's top faces, and whether the
+(vision.tray_reader.TrayReader): what it has learnt of the dice's top faces, and whether the
 camera has moved since calibration (vision.tray_shift.FollowedCamera). Pure: a reader and the
 translator in, a sentence out ("" where there is nothing to say)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kiosk.i18n import N_, Translator
 
-# What the reader has learnt of the dice's top faces (vision.reader.TrayReader).
+# What the reader has learnt of the dice's top faces (vision.tray_reader.TrayReader).
 FACES_LEARNING = N_("Learning the size of the dice's top faces ({n} of {total} dice read).")
 FACES_LEARNT = N_("The dice's top faces measure {px} px a side.")
 # Where the camera is against the calibration (vision.tray_shift.FollowedCamera).
@@ -48,7 +48,7 @@ ASKEW = 1.025  # pips of flat dice this long (their median) say the camera looks
 def camera_state(reader: object, tr: Translator) -> str:
     """The camera followed (by how much), too far (every roll is thrown again), the picture
     no longer matching the calibration at all, or a camera not square to the tray (the pips
-    of flat dice look long: vision.reader.TrayReader.pip_shape)."""
+    of flat dice look long: vision.tray_reader.TrayReader.pip_shape)."""
     camera = getattr(reader, "camera", None)
     if camera is None:
         return ""
