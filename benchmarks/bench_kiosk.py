@@ -16,7 +16,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
+REPO = str(Path(__file__).resolve().parent.parent)  # the child runs this checkout's code
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
@@ -37,7 +39,7 @@ def startup_seconds(runs: int = 3) -> list[float]:
     times = []
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as data:
-            env = dict(os.environ, KIOSK_DATA_DIR=data)
+            env = dict(os.environ, KIOSK_DATA_DIR=data, PYTHONPATH=REPO)
             out = subprocess.run(
                 [sys.executable, "-c", STARTUP, str(time.time())],
                 env=env,

@@ -14,13 +14,16 @@ import os
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
+
+REPO = str(Path(__file__).resolve().parent.parent)  # the child runs this checkout's code
 
 TARGET_MB = 250
 
 
 def peak_mb(size: str, seconds: float) -> tuple[float, int]:
     with tempfile.TemporaryDirectory() as data:
-        env = dict(os.environ, KIOSK_DATA_DIR=data)
+        env = dict(os.environ, KIOSK_DATA_DIR=data, PYTHONPATH=REPO)
         env.setdefault("SDL_VIDEODRIVER", "dummy")
         env.setdefault("SDL_AUDIODRIVER", "dummy")
         command = [sys.executable, "-m", "kiosk", "run", "--demo", "--windowed"]

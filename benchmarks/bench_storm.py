@@ -14,9 +14,12 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sys
 import tempfile
 import time
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's code
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 

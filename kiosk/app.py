@@ -133,12 +133,12 @@ def build(
         throws, learnt on a twin tray (`learn_faces`). Runs on the worker thread, the one that
         uses the watcher and the test reader.
         """
-        tray = open_camera(camera_cfg)
         if calibration is not None:
-            return tray
+            return open_camera(camera_cfg)
+        faces = _twin_faces(config, camera_cfg)  # first: the twin's memory is free again
+        tray = open_camera(camera_cfg)  # for the tray's (the demo's peak memory)
         demo_calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
         kiosk.calibration = demo_calibration
-        faces = _twin_faces(config, camera_cfg)
         worker.watcher = build_watcher(config, demo_calibration, kiosk.dice, faces=faces)
         return tray
 

@@ -172,12 +172,15 @@ def render_background(
     else:
         floor = felt(rng, shape, floor_colour)
 
-    image = table.copy()
+    # Each layer is blended into the image in place: at 1280x720 a float32 picture is 11 MB,
+    # and every `a * b + c` made three more, which the kiosk's peak memory kept.
+    image = table
     inner, outer = geometry.rim_rects()
     mask = np.zeros(shape, np.uint8)
     cv2.fillPoly(mask, [np.round(outer * 4).astype(np.int32)], 255, cv2.LINE_AA, shift=2)
     alpha = (mask.astype(np.float32) / 255)[..., None]
-    image = image * (1 - alpha) + rim * alpha
+    image *= 1 - alpha
+    image += rim * alpha
 
     # Inner walls: from the floor edge up to the rim's inner edge, shaded by their facing.
     base = geometry.floor_polygon().astype(np.float64)
@@ -189,7 +192,9 @@ def render_background(
         mask[:] = 0
         cv2.fillPoly(mask, [np.round(quad * 4).astype(np.int32)], 255, cv2.LINE_AA, shift=2)
         alpha = (mask.astype(np.float32) / 255)[..., None]
-        image = image * (1 - alpha) + rim * shade * 0.8 * alpha
+        image *= 1 - alpha
+        image += rim * shade * 0.8 * alpha
+    del rim
 
     # The floor, darkened towards the walls (ambient occlusion) and by the rim's soft shadow.
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -198,15 +203,19 @@ def render_background(
     shadow_x = np.clip((xx - x0) / (0.9 * d), 0, 1)
     shadow_y = np.clip((yy - y0) / (1.2 * d), 0, 1)
     rim_shadow = 0.75 + 0.25 * np.minimum(shadow_x, shadow_y)
-    floor = floor * (occlusion * rim_shadow)[..., None]
+    del yy, xx, to_wall, shadow_x, shadow_y
+    floor *= (occlusion * rim_shadow)[..., None]
     mask[:] = 0
     cv2.fillPoly(mask, [np.round(base * 4).astype(np.int32)], 255, cv2.LINE_AA, shift=2)
     alpha = (mask.astype(np.float32) / 255)[..., None]
-    image = image * (1 - alpha) + floor * alpha
+    image *= 1 - alpha
+    image += floor * alpha
+    del floor
 
     light = illumination(geometry, rng)
-    image = cv2.GaussianBlur(image * light[..., None], (0, 0), 0.6)  # lens softness
-    return np.clip(image, 0, 1).astype(np.float32), light
+    image *= light[..., None]
+    image = cv2.GaussianBlur(image, (0, 0), 0.6)  # lens softness
+    return np.clip(image, 0, 1, out=image), light
 
 
 def noise_bank(
@@ -216,9 +225,12 @@ def noise_bank(
     bank = []
     for _ in range(count):
         noise = rng.normal(0, sigma, (*shape, 3))
-        noise += rng.normal(0, sigma * 0.6, (*shape, 1))  # luminance grain shared by channels
-        noise = np.round(noise).astype(np.int16)
+        for top in range(0, shape[0], 64):  # luminance grain shared by channels, drawn in
+            rows = noise[top : top + 64]  # strips (the same draws): no second whole frame
+            rows += rng.normal(0, sigma * 0.6, (*rows.shape[:2], 1))
+        steps = np.round(noise, out=noise).astype(np.int16)
+        del noise, rows  # a 1280x720 frame's float64 noise, 22 MB, gone before the next
         bank.append(
-            (np.clip(noise, 0, 255).astype(np.uint8), np.clip(-noise, 0, 255).astype(np.uint8))
+            (np.clip(steps, 0, 255).astype(np.uint8), np.clip(-steps, 0, 255).astype(np.uint8))
         )
     return bank

@@ -54,6 +54,7 @@ class SimulatedTray(CameraBase):
             self.geometry, self._rng, hex_to_bgr(felt_colour), surface
         )
         self._background = np.clip(background * 255 + 0.5, 0, 255).astype(np.uint8)
+        del background  # float32, 11 MB at 1280x720: not kept while the noise is drawn
         self._noise = noise_bank(self._rng, self._background.shape[:2], noise)
         self.shadow: np.ndarray | None = None  # (h, w) factors on the light, or (h, w, 3) one
         # a channel: a visitor's shadow (scene.visitor_shadow), a sunbeam (scene.sunbeam) over
