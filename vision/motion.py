@@ -190,6 +190,7 @@ def changed_pixels(
     level: float,
     like: np.ndarray | None = None,
     shake: float = 0.0,
+    residue: float = 0.0,
 ) -> np.ndarray:
     """uint8 mask (255) of the pixels inside `mask` where `a` differs from `b` by more than
     `level`, the light matched over `like` (by default the whole mask).
@@ -202,7 +203,10 @@ def changed_pixels(
     Without a shift the comparison is pixel to pixel, as sensitive as it can be (a die nudged
     by 2 px at 640 wide is seen).
     Isolated changed pixels (sensor noise, JPEG blocks) are dropped: a moving die changes a
-    patch or at least a line of its edge.
+    patch or at least a line of its edge. Where a motion of the camera was undone, a change of
+    at most `residue` pixels is what undoing it leaves (a few 2x2 patches at pips' and dice's
+    edges, where a tenth of a pixel left of the shift and the codec's blocks, which move with
+    the picture, add up), and nothing is returned.
     """
     like = mask if like is None else like
     everywhere = np.full(mask.shape, 255, np.uint8)  # masked last: each is worked out once
@@ -238,7 +242,10 @@ def changed_pixels(
     ):
         return plain
     moved = cv2.bitwise_and(after, mask)
-    return moved if cv2.countNonZero(moved) < cv2.countNonZero(plain) else plain
+    count = cv2.countNonZero(moved)
+    if count >= cv2.countNonZero(plain):
+        return plain
+    return moved if count > residue else np.zeros_like(moved)
 
 
 def _changed(
@@ -289,12 +296,14 @@ def changed_fraction(
     mask: np.ndarray,
     level: float,
     shake: float = 0.0,
+    residue: float = 0.0,
 ) -> float:
-    """Fraction of the mask's pixels that `changed_pixels` finds changed."""
+    """Fraction of the mask's pixels that `changed_pixels` finds changed (residue: pixels a
+    camera's motion undone may leave changed, changed_pixels)."""
     inside = cv2.countNonZero(mask)
     if inside == 0:
         return 0.0
-    changed = changed_pixels(a, b, mask, level, shake=shake)
+    changed = changed_pixels(a, b, mask, level, shake=shake, residue=residue)
     return cv2.countNonZero(changed) / inside
 
 
