@@ -142,25 +142,41 @@ def _classifier_face(
     """sure_faces() of the classifier's answers on these boxes."""
     from vision.classify import guess_faces
 
-    return sure_faces(guess_faces(frame, boxes, PARAMS.classify.one_look))
+    guesses = guess_faces(frame, boxes, PARAMS.classify.one_look)
+    return sure_faces(frame, boxes, guesses, PARAMS.candidates.one_fill)
 
 
-def sure_faces(guesses: list[FaceGuess]) -> list[tuple[float, int | None]]:
-    """The classifier's probability of a face in each box, and the value it is sure of (None
-    when it is not): a pip seen close, in a noisy photo, is a face of some value to it, but
-    of no value surely."""
+def sure_faces(
+    frame: np.ndarray,
+    boxes: list[tuple[float, float, float]],
+    guesses: list[FaceGuess],
+    fill: float,
+) -> list[tuple[float, int | None]]:
+    """The classifier's probability of a face in each box (centre x, y, side), and the value
+    it is sure of (None when it is not): a pip seen close, in a noisy photo, is a face of some
+    value to it, but of no value surely. A pip seen close may be a sure 1 to it, as a die
+    showing 1 is: a 1 stands only where the geometric reading finds a die's square face
+    around the pip, filling `fill` of its bounding rectangle (face.shows_one)."""
+    from vision.face import shows_one
+
     sure = PARAMS.classify.sure
-    return [(g.p_face, g.value if g.p >= sure else None) for g in guesses]
+    out = []
+    for box, g in zip(boxes, guesses, strict=True):
+        value = g.value if g.p >= sure else None
+        if value == 1 and not shows_one(frame, box, fill):
+            value = None
+        out.append((g.p_face, value))
+    return out
 
 
 def _pips(small: list[Candidate], faces: dict, p: CandidateParams) -> bool:
     """Can these candidates on a large one be its pips? A pip seen close up looks, to the
-    classifier, like a 1 or like no face; dice of a group show faces of 2 to 6. At most one
-    of them may (a die's 1 among its pips is the one pip in the middle). A die showing 1
-    looks like a pip too: a large box that is no face gives way to its small ones whatever
-    they show, and they are read or refused rather than left out of the roll."""
+    classifier, like no face or like a face of no sure value (sure_faces); dice of a group
+    show faces of 1 to 6. At most one of them may (a die's 1 among its pips is the one pip
+    in the middle). Dice showing 1 are dice: the finder marks a tray seen whole as one large
+    die, and two dice on it showing 1, counted as its pips, made it one die showing 3."""
     answers = map(faces.get, map(id, small))
-    return sum(face >= p.host_face and value not in (None, 1) for face, value in answers) <= 1
+    return sum(face >= p.host_face and value is not None for face, value in answers) <= 1
 
 
 def _merge(found: list[Candidate], is_face, p: CandidateParams) -> list[Candidate]:

@@ -114,6 +114,19 @@ def read_pips(
     return PipReading(fit.value, confidence(fit, p), face, None, "", n, pips, fit.stretch, shape)
 
 
+ANY_LEAN = Leaning(float("inf"), float("inf"))  # no face or layout too long to be read
+
+
+def shows_one(frame: np.ndarray, box: tuple[float, float, float], fill: float) -> bool:
+    """Does the geometric reading find a die's square face with its one pip in the middle in
+    this box (centre x, y and side, frame px), however the die leans? A die showing 1 does; a
+    pip seen close up, which the face classifier also calls a 1, is round: the face found on
+    it fills less than `fill` of its bounding rectangle."""
+    x, y, side = box
+    reading = read_pips(frame, Candidate((x, y), side, 1.0), leaning=ANY_LEAN)
+    return reading.value == 1 and reading.face is not None and reading.face.fill >= fill
+
+
 def kiosk_leaning(p: PipParams = PARAMS.pips) -> Leaning:
     """Where a die on the kiosk's tray leans: its pips show a tilt of 20 degrees or more, a
     4-6's layout or a 1-3's pips 1/cos 20 = 1.064 long (a circle seen at a slant is an ellipse),

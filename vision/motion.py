@@ -203,10 +203,10 @@ def changed_pixels(
     Without a shift the comparison is pixel to pixel, as sensitive as it can be (a die nudged
     by 2 px at 640 wide is seen).
     Isolated changed pixels (sensor noise, JPEG blocks) are dropped: a moving die changes a
-    patch or at least a line of its edge. Where a motion of the camera was undone, a change of
-    at most `residue` pixels is what undoing it leaves (a few 2x2 patches at pips' and dice's
-    edges, where a tenth of a pixel left of the shift and the codec's blocks, which move with
-    the picture, add up), and nothing is returned.
+    patch or at least a line of its edge. Where a motion of the camera was undone and the
+    picture's edge confirms it, a change of at most `residue` pixels is what undoing it leaves
+    (a few 2x2 patches at pips' and dice's edges, where a tenth of a pixel left of the shift
+    and the codec's blocks, which move with the picture, add up), and nothing is returned.
     """
     like = mask if like is None else like
     everywhere = np.full(mask.shape, 255, np.uint8)  # masked last: each is worked out once
@@ -237,7 +237,8 @@ def changed_pixels(
     # or when it explains the change over the whole picture at several places apart (dice and
     # the tray's walls do not all move alike): a die moving alone on a bare floor also gives a
     # shift, but neither of these
-    if _rim_error(a, b, motion) >= RIM_BETTER * still_rim and (
+    seen_at_edge = _rim_error(a, b, motion) < RIM_BETTER * still_rim
+    if not seen_at_edge and (
         10 * cv2.countNonZero(after) > cv2.countNonZero(before) or _places(before) < 2
     ):
         return plain
@@ -245,7 +246,9 @@ def changed_pixels(
     count = cv2.countNonZero(moved)
     if count >= cv2.countNonZero(plain):
         return plain
-    return moved if count > residue else np.zeros_like(moved)
+    # the residue of undoing the camera's motion only where the picture's edge shows it moved:
+    # dice nudged alike at several places also give a shift, which the edge does not confirm
+    return np.zeros_like(moved) if seen_at_edge and count <= residue else moved
 
 
 def _changed(

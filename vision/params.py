@@ -94,6 +94,11 @@ class CandidateParams:
     # two dice among them tell a group)
     host_face: float = 0.5  # the classifier's calibrated probability of a face from which a
     # large mark with smaller ones on it is a die, not a group (chosen: the likelier answer)
+    one_fill: float = 0.85  # ...and a small one the classifier surely reads as a 1 is a die,
+    # not a pip, where the geometric reading finds a face around its one pip filling this
+    # much of its bounding rectangle (geometry: a die's top is a square with rounded corners,
+    # 0.9-1 filled; a pip seen close is a disc, pi/4 = 0.79, and damiantab's development
+    # photos' pips so read measure 0.78-0.81)
 
 
 @dataclass(frozen=True, slots=True)

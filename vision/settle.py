@@ -86,9 +86,10 @@ class SettleConfig:
     shake: float = 3.0  # largest global shift (work pixels) taken for the camera or table shaking
     # (a throw shakes a table by up to 2 px at 1280 wide: a quarter of a work pixel; a hand-held
     # phone by more), found by phase correlation and undone before frames are compared
-    shake_residue: int = 20  # ...and where one was undone, a change of at most this many
-    # work pixels is what undoing it leaves, not motion: a few 2x2 patches at pips' and dice's
-    # edges (a tenth of a pixel left of the shift; the codec's blocks move with the picture).
+    shake_residue: int = 20  # ...and where one was undone, the picture's edge confirming it, a
+    # change of at most this many work pixels is what undoing it leaves, not motion: a few
+    # 2x2 patches at pips' and dice's edges (a tenth of a pixel left of the shift; the codec's
+    # blocks move with the picture).
     # Chosen: at rest under a camera shaking by 2 px, 4-13 px changed between frames (drawn and
     # real photos, tests/vision/test_settle_camera.py; the simulated tray filmed as MJPEG,
     # hardware/sim/recording.py); counted as motion, dice at rest never settled in 5 throws of

@@ -356,6 +356,22 @@ def test_a_hand_held_video_is_read_without_a_calibration(tmp_path, capsys) -> No
     assert right >= 2
 
 
+def test_a_tray_seen_whole_is_not_one_die_whose_pips_are_the_dice(tmp_path, capsys) -> None:
+    """Without a calibration the finder marks the whole tray, rim and all, as one large die
+    too. The third throw here (seed 7) shows 1, 1 and 4: the two dice showing 1 passed for
+    that die's pips, and the tray was read as one die showing 3 by both readings (refused
+    only because the classifier was not sure). Dice showing 1 have a die's square face
+    around their pip, which a pip has not: the three dice are read."""
+    video = tmp_path / "phone.avi"
+    recording = film(video, throws=3, seed=7, hand=0.3)
+    assert recording.thrown[2] == (1, 1, 4)
+    assert main(["watch", str(video), "--json"]) == 0
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    third = [a for a in answers if a["frame"] >= recording.starts[2]]
+    assert [a["status"] for a in third] == ["ok"], third
+    assert sorted(d["value"] for d in third[0]["dice"]) == [1, 1, 4]
+
+
 def test_watch_says_once_when_the_tray_looks_as_if_moving_for_too_long(tmp_path, capsys) -> None:
     """A picture that changes every frame (a shaking camera, a codec's flicker) for longer
     than dice roll: said once on stderr, with when it began, as the kiosk tells its staff."""
