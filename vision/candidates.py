@@ -42,10 +42,8 @@ def from_finder(
     halvings: the frame's, shared with the tray difference."""
     from vision import dice_net
 
-    def is_face(f: np.ndarray, boxes: list) -> list[tuple[float, int | None]]:
-        return dice_net.sure_faces(f, boxes, looks(boxes), p.one_fill)
-
-    found = dice_net.find_dice(frame, die, None if looks is None else is_face, halvings, p)
+    is_face = None if looks is None else (lambda _, boxes: dice_net.sure_faces(looks(boxes)))
+    found = dice_net.find_dice(frame, die, is_face, halvings, p)
     return [
         Candidate((float(c.centre[0]), float(c.centre[1])), float(c.size), float(c.p_die))
         for c in found

@@ -133,7 +133,17 @@ def find_dice(
         hi = BAND[1] * p.band_tolerance if k < len(scales) - 1 else np.inf
         marks = _peaks(maps(frame, scale, halvings), scale, p)
         found += [c for c in marks if lo <= c.size * scale <= hi]
-    return _merge(found, lambda boxes: (is_face or _classifier_face)(frame, boxes), p)
+
+    seen: dict[int, bool] = {}  # a mark may lie on several large ones: read once
+
+    def one(c: Candidate) -> bool:
+        from vision.face import shows_one
+
+        if id(c) not in seen:
+            seen[id(c)] = shows_one(frame, (*c.centre, c.size), p.one_fill)
+        return seen[id(c)]
+
+    return _merge(found, lambda boxes: (is_face or _classifier_face)(frame, boxes), p, one)
 
 
 def _classifier_face(
@@ -142,44 +152,45 @@ def _classifier_face(
     """sure_faces() of the classifier's answers on these boxes."""
     from vision.classify import guess_faces
 
-    guesses = guess_faces(frame, boxes, PARAMS.classify.one_look)
-    return sure_faces(frame, boxes, guesses, PARAMS.candidates.one_fill)
+    return sure_faces(guess_faces(frame, boxes, PARAMS.classify.one_look))
 
 
-def sure_faces(
-    frame: np.ndarray,
-    boxes: list[tuple[float, float, float]],
-    guesses: list[FaceGuess],
-    fill: float,
-) -> list[tuple[float, int | None]]:
-    """The classifier's probability of a face in each box (centre x, y, side), and the value
-    it is sure of (None when it is not): a pip seen close, in a noisy photo, is a face of some
-    value to it, but of no value surely. A pip seen close may be a sure 1 to it, as a die
-    showing 1 is: a 1 stands only where the geometric reading finds a die's square face
-    around the pip, filling `fill` of its bounding rectangle (face.shows_one)."""
-    from vision.face import shows_one
-
+def sure_faces(guesses: list[FaceGuess]) -> list[tuple[float, int | None]]:
+    """The classifier's probability of a face in each box, and the value it is sure of (None
+    when it is not): a pip seen close, in a noisy photo, is a face of some value to it, but
+    of no value surely."""
     sure = PARAMS.classify.sure
-    out = []
-    for box, g in zip(boxes, guesses, strict=True):
-        value = g.value if g.p >= sure else None
-        if value == 1 and not shows_one(frame, box, fill):
-            value = None
-        out.append((g.p_face, value))
-    return out
+    return [(g.p_face, g.value if g.p >= sure else None) for g in guesses]
 
 
-def _pips(small: list[Candidate], faces: dict, p: CandidateParams) -> bool:
+def _pips(
+    small: list[Candidate], faces: dict, p: CandidateParams, one: Callable[[Candidate], bool]
+) -> bool:
     """Can these candidates on a large one be its pips? A pip seen close up looks, to the
-    classifier, like no face or like a face of no sure value (sure_faces); dice of a group
-    show faces of 1 to 6. At most one of them may (a die's 1 among its pips is the one pip
-    in the middle). Dice showing 1 are dice: the finder marks a tray seen whole as one large
-    die, and two dice on it showing 1, counted as its pips, made it one die showing 3."""
-    answers = map(faces.get, map(id, small))
-    return sum(face >= p.host_face and value is not None for face, value in answers) <= 1
+    classifier, like no face, a face of no sure value, or a sure 1; dice of a group show
+    faces of 1 to 6. At most one of them may (a die's 1 among its pips is the one pip in the
+    middle). A sure 1 is a die where `one` finds a die's square face around its pip
+    (face.shows_one), asked only while it can still decide: the finder marks a tray seen
+    whole as one large die, and two dice on it showing 1, counted as its pips, made it one
+    die showing 3."""
+    dice, ones = 0, []
+    for c in small:
+        face, value = faces[id(c)]
+        if face >= p.host_face and value is not None:
+            if value == 1:
+                ones.append(c)
+            else:
+                dice += 1
+    for c in ones:
+        if dice > 1:
+            break
+        dice += one(c)
+    return dice <= 1
 
 
-def _merge(found: list[Candidate], is_face, p: CandidateParams) -> list[Candidate]:
+def _merge(
+    found: list[Candidate], is_face, p: CandidateParams, one: Callable[[Candidate], bool]
+) -> list[Candidate]:
     """One candidate per die. A candidate with smaller ones on it (`p.pip_of` times smaller or
     more, within its box) is a die with its pips marked, or a box over a group of dice; the
     net's heat cannot tell them apart (pips of a large die are marked as surely as dice), so
@@ -202,7 +213,9 @@ def _merge(found: list[Candidate], is_face, p: CandidateParams) -> list[Candidat
     small = list({id(c): c for cs in on_hosts.values() for c in cs}.values())
     looked = hosts + small
     faces = dict(zip(map(id, looked), is_face([(*c.centre, c.size) for c in looked]), strict=True))
-    dice = [b for b in hosts if faces[id(b)][0] >= p.host_face and _pips(on_hosts[id(b)], faces, p)]
+    dice = [
+        b for b in hosts if faces[id(b)][0] >= p.host_face and _pips(on_hosts[id(b)], faces, p, one)
+    ]
     groups = {id(b) for b in hosts} - {id(b) for b in dice}
     found = [c for c in found if id(c) not in groups and not any(on(c, b) for b in dice)]
     kept: list[Candidate] = []

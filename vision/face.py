@@ -63,12 +63,7 @@ def read_pips(
     their own, photo.leaning_limits). floor: the empty tray, on a calibrated tray.
     """
     lean = leaning or kiosk_leaning(p)
-    outline = candidate.outline
-    if outline is None:
-        outline = box_outline(candidate.centre, p.outline * candidate.size)
-    face = find_face(
-        frame, np.asarray(outline, np.float32), candidate.centre, candidate.size, 0.0, p, floor
-    )
+    face = top_face_of(frame, candidate, p, floor)
     if face is None:
         return PipReading(None, 0.0, None, RerollReason.UNREADABLE, "no face found")
     spots = find_spots(frame, face, p)
@@ -114,6 +109,19 @@ def read_pips(
     return PipReading(fit.value, confidence(fit, p), face, None, "", n, pips, fit.stretch, shape)
 
 
+def top_face_of(
+    frame: np.ndarray, candidate: Candidate, p: PipParams, floor: np.ndarray | None = None
+) -> Face | None:
+    """The top face found by its colour in the candidate's outline, or in a box of
+    `p.outline` times its size where it has none (top_face.find_face)."""
+    outline = candidate.outline
+    if outline is None:
+        outline = box_outline(candidate.centre, p.outline * candidate.size)
+    return find_face(
+        frame, np.asarray(outline, np.float32), candidate.centre, candidate.size, 0.0, p, floor
+    )
+
+
 ANY_LEAN = Leaning(float("inf"), float("inf"))  # no face or layout too long to be read
 
 
@@ -123,8 +131,11 @@ def shows_one(frame: np.ndarray, box: tuple[float, float, float], fill: float) -
     pip seen close up, which the face classifier also calls a 1, is round: the face found on
     it fills less than `fill` of its bounding rectangle."""
     x, y, side = box
-    reading = read_pips(frame, Candidate((x, y), side, 1.0), leaning=ANY_LEAN)
-    return reading.value == 1 and reading.face is not None and reading.face.fill >= fill
+    candidate = Candidate((x, y), side, 1.0)
+    face = top_face_of(frame, candidate, PARAMS.pips)
+    if face is None or face.fill < fill:  # every framing read_pips tries keeps this fill
+        return False
+    return read_pips(frame, candidate, leaning=ANY_LEAN).value == 1
 
 
 def kiosk_leaning(p: PipParams = PARAMS.pips) -> Leaning:
