@@ -220,13 +220,15 @@ def changed_pixels(
         shift = _shift_map(dx, dy)
         tried.append((shift, _changed(a, b, everywhere, level, like, shift)))
     still_rim = None  # the picture's edge error with nothing undone, worked out once
+    refined, refined_rim = None, None  # a finer motion than the shift, and its edge error
     if not tried or cv2.countNonZero(tried[0][1]):  # the shift alone does not explain it all
         refined = refined_motion(a, b, (dx, dy), shake)
         # a turn only where the picture's edge confirms it: dice creeping alone also give ECC
         # a small motion, which makes the edge match worse
         if refined is not None:
             still_rim = _rim_error(a, b, None)
-            if _rim_error(a, b, refined) < RIM_BETTER * still_rim:
+            refined_rim = _rim_error(a, b, refined)
+            if refined_rim < RIM_BETTER * still_rim:
                 tried.append((refined, _changed(a, b, everywhere, level, like, refined)))
     if not tried:
         return plain
@@ -237,7 +239,10 @@ def changed_pixels(
     # or when it explains the change over the whole picture at several places apart (dice and
     # the tray's walls do not all move alike): a die moving alone on a bare floor also gives a
     # shift, but neither of these
-    seen_at_edge = _rim_error(a, b, motion) < RIM_BETTER * still_rim
+    rim = refined_rim if motion is refined and refined_rim is not None else None
+    if rim is None:
+        rim = _rim_error(a, b, motion)
+    seen_at_edge = rim < RIM_BETTER * still_rim
     if not seen_at_edge and (
         10 * cv2.countNonZero(after) > cv2.countNonZero(before) or _places(before) < 2
     ):
