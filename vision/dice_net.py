@@ -197,7 +197,8 @@ def _merge(
     the face classifier looks at all of them: a die's face on the large one, with small ones
     that look like pips (_pips), keeps it and drops them; else it is dropped and they are kept.
     Then weaker echoes of the same die (a peak near a surer one of about its size) are
-    dropped."""
+    dropped, unless the classifier sees the die in the echo and not in the surer one
+    (_face_in_other)."""
 
     def on(small: Candidate, big: Candidate) -> bool:
         near = np.hypot(*np.subtract(small.centre, big.centre)) < 0.6 * big.size
@@ -220,17 +221,36 @@ def _merge(
     found = [c for c in found if id(c) not in groups and not any(on(c, b) for b in dice)]
     kept: list[Candidate] = []
     for candidate in sorted(found, key=lambda c: -c.p_die):
-        echo = any(
-            np.hypot(*np.subtract(candidate.centre, k.centre))
-            <= p.echo * max(k.size, candidate.size)
-            and max(k.size, candidate.size) < p.pip_of * min(k.size, candidate.size)
-            for k in kept
+        echo = next(
+            (
+                i
+                for i, k in enumerate(kept)
+                if np.hypot(*np.subtract(candidate.centre, k.centre))
+                <= p.echo * max(k.size, candidate.size)
+                and max(k.size, candidate.size) < p.pip_of * min(k.size, candidate.size)
+            ),
+            None,
         )
-        if not echo:
+        if echo is None:
             kept.append(candidate)
             if len(kept) == p.max_candidates:
                 break
+        elif _face_in_other(kept[echo], candidate, is_face, p):
+            kept[echo] = candidate
     return kept
+
+
+def _face_in_other(surer: Candidate, echo: Candidate, is_face, p: CandidateParams) -> bool:
+    """Is a weaker echo of another size the die, the surer mark a part of it? Where a die
+    lies past a level's band, the net there marks a part of it (its face, its one pip) as a
+    die about half its size, as surely as the level whose band holds it marks the die; and a
+    level may mark a box over two dice about twice their size. Where the two sizes differ by
+    `p.echo_sizes` or more, the one in whose box the classifier sees a die's face
+    (`p.host_face`), the other's showing none, stands."""
+    if max(surer.size, echo.size) < p.echo_sizes * min(surer.size, echo.size):
+        return False
+    (face_of_surer, _), (face_of_echo, _) = is_face([(*c.centre, c.size) for c in (surer, echo)])
+    return face_of_echo >= p.host_face > face_of_surer
 
 
 def _peaks(out: np.ndarray, scale: float, p: CandidateParams) -> list[Candidate]:

@@ -85,6 +85,11 @@ class CandidateParams:
     # `min_p_die`, which a candidate must reach)
     echo: float = 0.6  # a weaker peak nearer than this (die sides) to a stronger one of about
     # its size is the same die (geometry: two dice touching lie a side apart)
+    echo_sizes: float = 1.6  # two echoes of one die whose sizes differ this much or more
+    # are two readings of what the die is, a part of it or a group: the classifier says which
+    # (measured: where two levels mark one die whole, their sizes differ by 1.12 at the
+    # median, 1.47 at the 99th percentile, 1.59 at most: 476 pairs on every other development
+    # photo of the four sets; a part of a die is marked at half its size or less)
     pip_of: float = 2.5  # a mark this many times smaller than one it lies on is a pip of that
     # die or a die of the group that mark's box takes in (geometry: pips are 0.12-0.25 of a
     # face, dice of one set one size)

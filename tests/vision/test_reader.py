@@ -597,17 +597,7 @@ def test_uncalibrated_simulated_throws_never_announce_a_wrong_value():
 
 @pytest.mark.parametrize(
     "style",
-    [
-        synth.STYLES[2],
-        pytest.param(
-            synth.STYLES[1],
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known weakness: on the calibrated tray the die overhung may be left out "
-                "as a part of the one above (wrong_count, a refusal, not the reason sought)",
-            ),
-        ),
-    ],
+    [synth.STYLES[2], synth.STYLES[1]],
     ids=lambda s: f"body{s.body}",
 )
 def test_a_die_overhanging_another_is_not_read_as_two_flat_dice(style):
