@@ -57,11 +57,12 @@ def seeds(text: str) -> list[int]:
     return [int(s) for s in text.split(",")]
 
 
-def watch(video: Path, calibration: Path | None) -> list[dict]:
+def watch(video: Path, calibration: Path | None, expect: str | None = None) -> list[dict]:
     """The answers `azar-kiosk watch --json` prints for the recording (without a calibration
-    as single photos are read)."""
+    as single photos are read; expect: its `--expect`, by default the kiosk's)."""
     out = io.StringIO()
     given = [] if calibration is None else ["--calibration", str(calibration)]
+    given += [] if expect is None else ["--expect", expect]
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
         code = cli(["watch", str(video), "--json", *given])
     if code != 0:

@@ -25,9 +25,6 @@ camera's effects): what filming loses is the difference.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
-import json
 import sys
 import tempfile
 from collections import Counter
@@ -38,8 +35,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench_watch import tally, watch  # noqa: E402
 from benchmarks.eval_photos import DEFAULT_DATA, load_labels, photo_sets, split  # noqa: E402
-from kiosk.cli import main as cli  # noqa: E402
 from vision.reader import read_roll  # noqa: E402
 
 FPS = 30.0
@@ -142,36 +139,6 @@ def film(
     return starts
 
 
-def watch(video: Path) -> list[dict]:
-    """What `azar-kiosk watch --json --expect any` prints for the recording."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        code = cli(["watch", str(video), "--json", "--expect", "any"])
-    if code != 0:
-        raise RuntimeError(f"watch exited with {code} on {video}")
-    return [json.loads(line) for line in out.getvalue().splitlines()]
-
-
-def tally(answers: list[dict], labels: list[tuple[int, ...]], starts: list[int]) -> Counter:
-    """Each rest's rulings: those from its sweep's first frame to the next one's."""
-    counts: Counter = Counter(rests=len(labels), answers=len(answers))
-    ends = [*starts[1:], 1 << 62]
-    for values, start, end in zip(labels, starts, ends, strict=True):
-        rulings = [a for a in answers if start <= a["frame"] < end]
-        counts["extra"] += max(0, len(rulings) - 1)
-        if not rulings:
-            counts["no answer"] += 1
-        elif rulings[0]["reason"] == "not_moved":
-            counts["not moved"] += 1
-        elif rulings[0]["status"] != "ok":
-            counts["refused"] += 1
-        elif tuple(sorted(d["value"] for d in rulings[0]["dice"])) == values:
-            counts["ok right"] += 1
-        else:
-            counts["ok WRONG"] += 1
-    return counts
-
-
 def still(photos: list[np.ndarray], labels: list[tuple[int, ...]]) -> Counter:
     """The same photos read still, at the recording's size."""
     size = frame_size(photos[0])
@@ -194,10 +161,11 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, help="keep the recordings in this folder")
     args = parser.parse_args()
     columns = [
-        "rests", "answers", "ok right", "ok WRONG", "refused", "not moved", "no answer", "extra"
+        "throws", "answers", "ok right", "ok WRONG", "refused", "not moved", "no answer", "extra"
     ]  # fmt: skip
     print(f"{args.part} part, {args.codec}, seed {args.seed}, hand-held, uncalibrated")
-    print("| set | " + " | ".join(columns) + " | still: ok right / ok WRONG / refused |")
+    names = ["rests", *columns[1:]]  # a rest of the dice is what bench_watch calls a throw
+    print("| set | " + " | ".join(names) + " | still: ok right / ok WRONG / refused |")
     print("|---" * (len(columns) + 2) + "|")
     with tempfile.TemporaryDirectory() as scratch:
         folder = args.keep or Path(scratch)
@@ -213,7 +181,7 @@ def main() -> int:
             photos = [cv2.imread(str(paths[i])) for i in order]
             video = folder / f"{set_dir.name}{'.mp4' if args.codec == 'mp4v' else '.avi'}"
             starts = film(photos, video, args.codec, args.seed)
-            counts = tally(watch(video), labels, starts)
+            counts = tally(watch(video, None, "any"), labels, starts)
             seen = still(photos, labels)
             alone = f"{seen['ok right']} / {seen['ok WRONG']} / {seen['refused']}"
             row = " | ".join(str(counts[c]) for c in columns)
