@@ -220,6 +220,7 @@ def _merge(
     groups = {id(b) for b in hosts} - {id(b) for b in dice}
     found = [c for c in found if id(c) not in groups and not any(on(c, b) for b in dice)]
     kept: list[Candidate] = []
+    looks = p.max_hosts  # echoes of two sizes shown to the classifier, at most (cost)
     for candidate in sorted(found, key=lambda c: -c.p_die):
         echo = next(
             (
@@ -235,9 +236,16 @@ def _merge(
             kept.append(candidate)
             if len(kept) == p.max_candidates:
                 break
-        elif _face_in_other(kept[echo], candidate, is_face, p):
-            kept[echo] = candidate
+        elif looks and _two_sizes(kept[echo], candidate, p):
+            looks -= 1
+            if _face_in_other(kept[echo], candidate, is_face, p):
+                kept[echo] = candidate
     return kept
+
+
+def _two_sizes(a: Candidate, b: Candidate, p: CandidateParams) -> bool:
+    """Are two echoes of one place of sizes too far apart to be two marks of one die whole?"""
+    return max(a.size, b.size) >= p.echo_sizes * min(a.size, b.size)
 
 
 def _face_in_other(surer: Candidate, echo: Candidate, is_face, p: CandidateParams) -> bool:
@@ -246,9 +254,8 @@ def _face_in_other(surer: Candidate, echo: Candidate, is_face, p: CandidateParam
     die about half its size, as surely as the level whose band holds it marks the die; and a
     level may mark a box over two dice about twice their size. Where the two sizes differ by
     `p.echo_sizes` or more, the one in whose box the classifier sees a die's face
-    (`p.host_face`), the other's showing none, stands."""
-    if max(surer.size, echo.size) < p.echo_sizes * min(surer.size, echo.size):
-        return False
+    (`p.host_face`), the other's showing none, stands (asked about at most `p.max_hosts`
+    pairs a frame, as about large marks)."""
     (face_of_surer, _), (face_of_echo, _) = is_face([(*c.centre, c.size) for c in (surer, echo)])
     return face_of_echo >= p.host_face > face_of_surer
 

@@ -94,7 +94,8 @@ class CandidateParams:
     # die or a die of the group that mark's box takes in (geometry: pips are 0.12-0.25 of a
     # face, dice of one set one size)
     min_host: float = 0.25  # marks under this heat are not asked about what lies on them
-    max_hosts: int = 8  # at most this many large marks shown to the classifier (cost, chosen)
+    max_hosts: int = 8  # at most this many large marks shown to the classifier, and as many
+    # echoes of two sizes (`echo_sizes`) (cost, chosen)
     look_on: int = 4  # ...each with at most this many of the marks on it, the surest (chosen:
     # two dice among them tell a group)
     host_face: float = 0.5  # the classifier's calibrated probability of a face from which a

@@ -280,6 +280,24 @@ def test_of_two_echoes_of_about_one_size_the_surer_stands_unasked():
     assert dice_net._merge([echo, surer], is_face, PARAMS.candidates, None) == [surer]
 
 
+def test_the_classifier_is_shown_a_bounded_number_of_echoes_a_frame():
+    """Noise, clutter: every mark may have an echo of another size. The classifier is asked
+    about at most `max_hosts` pairs, whatever the frame holds."""
+    marks = []
+    for i in range(20):
+        centre = (60.0 * i + 30.0, 100.0)
+        marks += [dice_net.Candidate(centre, 20.0, 0.9), dice_net.Candidate(centre, 40.0, 0.8)]
+    asked = []
+
+    def is_face(boxes):
+        asked.extend(boxes)
+        return [(0.5, None)] * len(boxes)
+
+    kept = dice_net._merge(marks, is_face, PARAMS.candidates, None)
+    assert len(asked) == 2 * PARAMS.candidates.max_hosts
+    assert len(kept) == 20
+
+
 @pytest.mark.skipif(not DATA.is_dir(), reason="real photo sets not present")
 def test_a_large_die_filmed_hand_held_is_found_whole_in_every_frame():
     """A development photo of five ivory dice on carpet (the 1 about 80 px), as a hand-held
