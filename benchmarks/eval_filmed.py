@@ -160,6 +160,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="keep the recordings in this folder")
     args = parser.parse_args()
+    cv2.setNumThreads(1)  # one order of the networks' sums: the same figures run to run
     columns = [
         "throws", "answers", "ok right", "ok WRONG", "refused", "not moved", "no answer", "extra"
     ]  # fmt: skip
