@@ -180,6 +180,10 @@ RIM_BETTER = 1.02  # undoing a shift must not make the picture's edge match wors
 # left it "worse" in 46% of such frame pairs of the shaking-camera recordings (1.0 to 1.25;
 # 0.1-0.2 px: 15%, up to 1.02 at the 90th percentile). Rejected, the shake counted as motion,
 # and a throw at rest under a visitor's shadow was never answered (tests/vision/test_watch_cli)
+RIM_WORSE = 2.5  # where a camera's shift explained a change at one place and a plain edge
+# did not confirm it, undoing it made the edge match worse by 1.02 to 2.0 times (560 frame
+# pairs of hand-held filmed development photos of three sets, benchmarks/eval_filmed.py
+# --part dev): worse than this, the edge stood still and the die moved
 ENVELOPE = 1.0  # share of a pixel's neighbourhood range a shift undone leaves as tolerance
 
 
@@ -191,6 +195,7 @@ def changed_pixels(
     like: np.ndarray | None = None,
     shake: float = 0.0,
     residue: float = 0.0,
+    jitter: float = 0.0,
 ) -> np.ndarray:
     """uint8 mask (255) of the pixels inside `mask` where `a` differs from `b` by more than
     `level`, the light matched over `like` (by default the whole mask).
@@ -207,6 +212,8 @@ def changed_pixels(
     picture's edge confirms it, a change of at most `residue` pixels is what undoing it leaves
     (a few 2x2 patches at pips' and dice's edges, where a tenth of a pixel left of the shift
     and the codec's blocks, which move with the picture, add up), and nothing is returned.
+    Where the edge is too plain to confirm it, a shift explaining a change at several places
+    is taken, and at one place (a die alone, or dice together) only a `jitter` (_jitter).
     """
     like = mask if like is None else like
     everywhere = np.full(mask.shape, 255, np.uint8)  # masked last: each is worked out once
@@ -244,7 +251,8 @@ def changed_pixels(
         rim = _rim_error(a, b, motion)
     seen_at_edge = rim < RIM_BETTER * still_rim
     if not seen_at_edge and (
-        10 * cv2.countNonZero(after) > cv2.countNonZero(before) or _places(before) < 2
+        10 * cv2.countNonZero(after) > cv2.countNonZero(before)
+        or (_places(before) < 2 and not _jitter(motion, a.shape, rim, still_rim, jitter))
     ):
         return plain
     moved = cv2.bitwise_and(after, mask)
@@ -254,6 +262,17 @@ def changed_pixels(
     # the residue of undoing the camera's motion only where the picture's edge shows it moved:
     # dice nudged alike at several places also give a shift, which the edge does not confirm
     return np.zeros_like(moved) if seen_at_edge and count <= residue else moved
+
+
+def _jitter(
+    motion: np.ndarray, shape: tuple[int, ...], rim: float, still_rim: float, jitter: float
+) -> bool:
+    """Whether a motion explaining a change at one place, unconfirmed by the picture's edge,
+    is still taken for the camera's: it moves the picture by at most `jitter` work pixels and
+    the edge does not contradict it. A plain edge cannot confirm a shift, and a codec leaves a
+    plain edge as it was while the camera moves; an edge with texture that stood still while a
+    die moved matches far worse once the shift is undone (RIM_WORSE)."""
+    return _reach(motion, shape) <= jitter and rim <= RIM_WORSE * still_rim
 
 
 def _changed(
@@ -305,13 +324,14 @@ def changed_fraction(
     level: float,
     shake: float = 0.0,
     residue: float = 0.0,
+    jitter: float = 0.0,
 ) -> float:
     """Fraction of the mask's pixels that `changed_pixels` finds changed (residue: pixels a
     camera's motion undone may leave changed, changed_pixels)."""
     inside = cv2.countNonZero(mask)
     if inside == 0:
         return 0.0
-    changed = changed_pixels(a, b, mask, level, shake=shake, residue=residue)
+    changed = changed_pixels(a, b, mask, level, shake=shake, residue=residue, jitter=jitter)
     return cv2.countNonZero(changed) / inside
 
 
