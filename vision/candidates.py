@@ -42,7 +42,7 @@ def from_finder(
     halvings: the frame's, shared with the tray difference."""
     from vision import dice_net
 
-    is_face = None if looks is None else (lambda _, boxes: dice_net.sure_faces(looks(boxes)))
+    is_face = None if looks is None else (lambda _, boxes: looks.sure_faces(boxes))
     found = dice_net.find_dice(frame, die, is_face, halvings, p)
     return [
         Candidate((float(c.centre[0]), float(c.centre[1])), float(c.size), float(c.p_die))

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from vision.params import PARAMS, ClassifyParams
 from vision.types import FaceGuess
 
 
@@ -64,14 +65,26 @@ class Looks:
     judge about every candidate kept: in a photo many are the same boxes, and a look costs a
     pass of every network over the crop."""
 
-    def __init__(self, frame: np.ndarray, one_look: float | None = None) -> None:
+    def __init__(self, frame: np.ndarray, params: ClassifyParams = PARAMS.classify) -> None:
         self.frame = frame
-        self.one_look = one_look
+        self.params = params
         self._seen: dict[Box, FaceGuess] = {}
 
     def __call__(self, boxes: Sequence[Box]) -> list[FaceGuess]:
         """guess_faces() of each box, those not yet looked at in one batch."""
         keys = [(float(x), float(y), float(s)) for x, y, s in boxes]
         new = [b for b in dict.fromkeys(keys) if b not in self._seen]
-        self._seen.update(zip(new, guess_faces(self.frame, new, self.one_look), strict=True))
+        looked = guess_faces(self.frame, new, self.params.one_look)
+        self._seen.update(zip(new, looked, strict=True))
         return [self._seen[b] for b in keys]
+
+    def sure_faces(self, boxes: Sequence[Box]) -> list[tuple[float, int | None]]:
+        """sure_faces() of these boxes' answers, at this frame's `sure` level."""
+        return sure_faces(self(boxes), self.params.sure)
+
+
+def sure_faces(guesses: Sequence[FaceGuess], sure: float) -> list[tuple[float, int | None]]:
+    """The classifier's probability of a face in each box, and the value it is sure of (None
+    when it is not): a pip seen close, in a noisy photo, is a face of some value to it, but
+    of no value surely."""
+    return [(g.p_face, g.value if g.p >= sure else None) for g in guesses]

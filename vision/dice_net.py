@@ -20,7 +20,6 @@ import numpy as np
 
 from vision.image import Halvings
 from vision.params import PARAMS, CandidateParams
-from vision.types import FaceGuess
 
 MODEL = Path(__file__).resolve().parent / "models" / "dice_net.onnx"
 STRIDE = 4  # frame pixels per cell of the net's maps
@@ -149,18 +148,10 @@ def find_dice(
 def _classifier_face(
     frame: np.ndarray, boxes: list[tuple[float, float, float]]
 ) -> list[tuple[float, int | None]]:
-    """sure_faces() of the classifier's answers on these boxes."""
-    from vision.classify import guess_faces
+    """The classifier's sure faces on these boxes (classify.sure_faces), at the shipped levels."""
+    from vision.classify import Looks
 
-    return sure_faces(guess_faces(frame, boxes, PARAMS.classify.one_look))
-
-
-def sure_faces(guesses: list[FaceGuess]) -> list[tuple[float, int | None]]:
-    """The classifier's probability of a face in each box, and the value it is sure of (None
-    when it is not): a pip seen close, in a noisy photo, is a face of some value to it, but
-    of no value surely."""
-    sure = PARAMS.classify.sure
-    return [(g.p_face, g.value if g.p >= sure else None) for g in guesses]
+    return Looks(frame).sure_faces(boxes)
 
 
 def _pips(

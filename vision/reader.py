@@ -48,7 +48,7 @@ def inspect(
         return Roll((), RerollReason.BAD_FRAME, problem), []
     single_photo = photo.is_photo(calibration)  # no tray: no face size to hold faces to
     try:
-        looks = Looks(frame, params.classify.one_look)
+        looks = Looks(frame, params.classify)
         candidates, unexplained = find_candidates(frame, calibration, params.candidates, looks)
         leaning = photo.leaning_limits(calibration, params)
         if single_photo:  # every candidate is the finder's: boxed where marked
