@@ -165,11 +165,15 @@ class SettleDetector:
         """Whether two small images from `scene` show the same tray: nothing moved between."""
         if a.shape != b.shape:
             return False
-        level, shake = self.config.motion_level, self.config.shake
-        moved = changed_fraction(
-            a, b, self._mask, level, shake, self.config.shake_residue, self.config.jitter
+        return self._changed(a, b) <= self.config.motion_cover
+
+    def _changed(self, a: np.ndarray, b: np.ndarray) -> float:
+        """The share of the watched tray that changed between two small images, the camera's
+        own shake undone (motion.changed_fraction, with this configuration's levels)."""
+        c = self.config
+        return changed_fraction(
+            a, b, self._mask, c.motion_level, c.shake, c.shake_residue, c.jitter
         )
-        return moved <= self.config.motion_cover
 
     def light_only(self, a: np.ndarray, b: np.ndarray) -> bool:
         """Whether two small images from `scene` differ by a change of light alone (a
@@ -202,11 +206,8 @@ class SettleDetector:
             moving = True
             self.motion = 1.0
         else:
-            level, shake = config.motion_level, config.shake
-            residue, jitter = config.shake_residue, config.jitter
             self.motion = max(
-                changed_fraction(small, self._previous, self._mask, level, shake, residue, jitter),
-                changed_fraction(small, self._anchor, self._mask, level, shake, residue, jitter),
+                self._changed(small, self._previous), self._changed(small, self._anchor)
             )
             moving = self.motion > config.motion_cover
         if moving or t - self._anchor_t > 2 * config.still_for:
