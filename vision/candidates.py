@@ -107,6 +107,22 @@ def find_candidates(
     return kept[: p.max_candidates], unexplained
 
 
+def free_standing(
+    candidate: Candidate, candidates: list[Candidate], p: CandidateParams = PARAMS.candidates
+) -> bool:
+    """Has this die on the kiosk's tray nothing to lean on: clear of the wall, and no other
+    candidate's centre within `p.support` die sides of its own? (Any other candidate counts,
+    a die or not: a die is free only where nothing lies beside it.)"""
+    if candidate.at_wall:
+        return False
+    x, y = candidate.centre
+    reach = p.support * candidate.size
+    return not any(
+        other is not candidate and np.hypot(other.centre[0] - x, other.centre[1] - y) < reach
+        for other in candidates
+    )
+
+
 def _beside(found: list[Candidate], tray: np.ndarray | None, reach: float) -> list[Candidate]:
     """The finder's marks further than `reach` px outside the tray's floor: dice beside it."""
     if tray is None:

@@ -73,10 +73,11 @@ def read_pips(
         return PipReading(None, 0.0, face, reason, why, n)
 
     fit, why = fit_pips(spots, p)
+    found = face  # by its colour: the other framings are square boxes, which show no tilt
     if fit is None:  # glare is judged on the reading the searches end with
         face, spots, fit = reframed(frame, candidate, face, spots, p)
         n = len(spots.centres)
-    long_face = face.aspect > lean.face
+    long_face = (found if lean.both else face).aspect > lean.face
     pips = _in_frame(face, spots)
     shape = None
     if fit is not None and fit.value <= 3 and (lean.round > 1 or candidate.at_wall):
@@ -101,7 +102,7 @@ def read_pips(
         return refuse(RerollReason.UNREADABLE, why)
     if fit.value >= 4 and fit.stretch > lean.stretch:
         return refuse(RerollReason.COCKED, f"a {fit.value} laid out {fit.stretch:.2f} long")
-    if lean.round > 1 and shape is not None and shape > lean.round:
+    if not lean.both and lean.round > 1 and shape is not None and shape > lean.round:
         why = f"the pips of a {fit.value} seen {shape:.2f} long"
         return PipReading(None, 0.0, face, RerollReason.COCKED, why, n, pip_stretch=shape)
     if leans:
@@ -138,11 +139,20 @@ def shows_one(frame: np.ndarray, box: tuple[float, float, float], fill: float) -
     return read_pips(frame, candidate, leaning=ANY_LEAN).value == 1
 
 
-def kiosk_leaning(p: PipParams = PARAMS.pips) -> Leaning:
+def kiosk_leaning(p: PipParams = PARAMS.pips, free: bool = False) -> Leaning:
     """Where a die on the kiosk's tray leans: its pips show a tilt of 20 degrees or more, a
     4-6's layout or a 1-3's pips 1/cos 20 = 1.064 long (a circle seen at a slant is an ellipse),
     whatever its face found by colour measures; a face too long to be a top with its side in
-    view, where the pips do not show it lies flat."""
+    view, where the pips do not show it lies flat.
+
+    free: the die has nothing to lean on (candidates.free_standing): clear of the wall and of
+    every other die, a cube on the floor rests on a face, and only a die propped on something
+    the tray difference does not show can tilt. It is then taken to lean only where both signs
+    of a tilt show: its face found long, and its pips or layout long too. Real pips, drilled
+    and shaded, and a real lens make flat dice's pips and layouts look 1.05-1.3 long now and
+    then, past the limits, on square faces; a tilt foreshortens the face and its pips alike."""
+    if free:
+        return Leaning(p.cocked_face, p.free_stretch, p.cocked_stretch, p.cocked_pips, both=True)
     return Leaning(p.cocked_face, p.cocked_stretch, p.cocked_stretch, p.cocked_pips)
 
 

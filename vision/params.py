@@ -53,6 +53,13 @@ class CandidateParams:
     # Three pixels of the tray difference's working copy (`work_die` px a die: 0.04 die sides
     # a pixel, and its opening shaves one off an outline); at two, black dice leaning on the
     # wall were read
+    support: float = 1.6  # on the kiosk's tray a die with no other candidate's centre within
+    # this (die sides) and clear of the wall (not `wall_touch`) has nothing to lean on: a cube on
+    # a flat floor rests on a face. A tilt is then taken only where its face found and its pips
+    # both show one (face.kiosk_leaning): real pips and lenses make flat dice's pips look long
+    # now and then, on square faces. Geometry: a die leaning on another's
+    # side has its centre within 1.2 die sides of that one's (half a side, and its own foot,
+    # at most half its diagonal); a third more for the boxes' error
     edge_margin: float = 0.05  # a box within this (die sides) of the frame edge is cut (camera)
     floor_reach: float = 0.5  # on a calibrated tray, what differs from the empty tray counts
     # only this near the floor (die sides): a die whose middle lies further out is beside the
@@ -234,6 +241,11 @@ class PipParams:
     # ones lay out 1.00-1.02 in 99% (1537 dice, two black ones 1.05 and 1.16). At 1.07 a black
     # 6 leaning about 20 degrees measured 1.065-1.08 and was announced where the finder's
     # framing moved it by a hundredth)
+    free_stretch: float = 1.31  # a die with nothing to lean on (candidates.support) leans
+    # where its layout alone is laid out longer than this, whatever its face found measures
+    # (geometry: 1/cos 40 degrees, a die tilted so far that its top is hardly the face most
+    # turned up. Flat dice laid out longer on byler's top-down light box, 27 px faces in
+    # JPEG, read as the kiosk reads: 11-17%)
     cocked_pips: float = 1.04  # a 1, 2 or 3 leans if its pips look longer one way than the
     # other by more than this (pip_shape.py; geometry: a circle tilted 20 degrees looks 1/cos 20
     # = 1.064 long, and measures 1.052-1.056 once blurred, tests/vision/test_pip_shape.py;

@@ -21,15 +21,15 @@ import numpy as np
 
 from vision import photo
 from vision.calibration import Calibration, empty_under
-from vision.candidates import find_candidates
+from vision.candidates import find_candidates, free_standing
 from vision.classify import ClassifierMissing, Looks
-from vision.face import read_pips
+from vision.face import kiosk_leaning, read_pips
 from vision.image import frame_problem
 from vision.judge import judge_dice, judge_roll
 from vision.params import PARAMS, Params
 from vision.reading import RerollReason, Roll
 from vision.strays import missed_dice
-from vision.types import DieVerdict
+from vision.types import Candidate, DieVerdict, Leaning
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +50,8 @@ def inspect(
     try:
         looks = Looks(frame, params.classify)
         candidates, unexplained = find_candidates(frame, calibration, params.candidates, looks)
-        leaning = photo.leaning_limits(calibration, params)
         if single_photo:  # every candidate is the finder's: boxed where marked
+            leaning = photo.leaning_limits(calibration, params)
             guesses = looks([(*c.centre, c.size) for c in candidates])
             pips = [
                 photo.UNSOUGHT
@@ -65,7 +65,10 @@ def inspect(
             ]
         else:
             floor = empty_under(calibration, frame)
-            pips = [read_pips(frame, c, params.pips, leaning, floor) for c in candidates]
+            pips = [
+                read_pips(frame, c, params.pips, _leaning(c, candidates, params), floor)
+                for c in candidates
+            ]
             boxes = [  # a mark of the tray difference alone is boxed on the face found
                 (*(c.centre if c.p_die > 0 or r.face is None else r.face.centre), c.size)
                 for c, r in zip(candidates, pips, strict=True)
@@ -85,6 +88,11 @@ def inspect(
             why = f"pips of a die not found at ({missed[0]:.0f}, {missed[1]:.0f})"
             return Roll(roll.dice, RerollReason.WRONG_COUNT, why), verdicts
     return judge_roll(verdicts, unexplained, expect, params), verdicts
+
+
+def _leaning(c: Candidate, candidates: list[Candidate], params: Params) -> Leaning:
+    """Where a die on the kiosk's tray leans: by its pips where it has something to lean on."""
+    return kiosk_leaning(params.pips, free_standing(c, candidates, params.candidates))
 
 
 def _missed_die(

@@ -6,8 +6,9 @@ from __future__ import annotations
 import synth
 
 from vision.calibration import Calibration
-from vision.candidates import find_candidates
+from vision.candidates import find_candidates, free_standing
 from vision.params import PARAMS
+from vision.types import Candidate
 
 
 def test_on_a_tray_of_known_die_size_every_candidate_is_of_that_size() -> None:
@@ -21,3 +22,15 @@ def test_on_a_tray_of_known_die_size_every_candidate_is_of_that_size() -> None:
     assert len(found) >= 3 and all(c.size == die for c in found)
     bare, _ = find_candidates(frame)  # no calibration: the finder's own sizes
     assert len({round(c.size, 1) for c in bare}) > 1
+
+
+def test_a_die_clear_of_the_wall_and_of_every_other_candidate_stands_free() -> None:
+    """A cube on a flat floor rests on a face: it leans only on the wall or on another die."""
+    alone = Candidate((100.0, 100.0), 50.0, 0.9)
+    assert free_standing(alone, [alone])
+    assert not free_standing(Candidate((100.0, 100.0), 50.0, 0.9, at_wall=True), [alone])
+    reach = PARAMS.candidates.support * 50.0
+    near = Candidate((100.0 + 0.9 * reach, 100.0), 50.0, 0.2)  # anything beside it counts
+    far = Candidate((100.0, 100.0 + 1.1 * reach), 50.0, 0.9)
+    assert not free_standing(alone, [alone, near, far])
+    assert free_standing(alone, [alone, far])

@@ -1,7 +1,7 @@
 """The kiosk's reader on real dice: photos of a fixed camera over a light box, read as a tray's
 throws (benchmarks/eval_kiosk_photos.py). Real pips and a real lens measure flat dice longer
-than the simulated tray's pinhole camera: many are refused as leaning, none is announced
-wrongly."""
+than the simulated tray's pinhole camera: where a die has something to lean on (the wall,
+another die) many are refused as leaning; none is announced wrongly."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 from vision.calibrate import find_tray
 from vision.calibration import Calibration
-from vision.params import PARAMS, Params
+from vision.candidates import free_standing
 from vision.reader import inspect
 from vision.reading import RerollReason
 from vision.tray_reader import TrayReader
@@ -44,21 +44,23 @@ def _session() -> tuple[Calibration, list[tuple[np.ndarray, list[tuple]]]]:
     return Calibration(tray=find_tray(empty), empty=empty), photos[:30]
 
 
-def _flat_dice_taken_to_lean(params: Params, photos) -> tuple[int, int]:
-    """Of the dice the classifier reads right and surely (flat dice, seen from above), how many
-    the pip reading refuses as leaning by their pips' shape or layout, and how many there are."""
-    calibration, _ = _session()
-    leaning = total = 0
+@cache
+def _flat_dice() -> list[tuple[bool, bool]]:
+    """Each die the classifier reads right and surely (a flat die, seen from above) in the
+    session's photos, read as the kiosk reads: (taken to lean by its pips' shape or layout,
+    standing free of the wall and of every other candidate)."""
+    calibration, photos = _session()
+    dice = []
     for frame, labels in photos:
-        _, verdicts = inspect(frame, expect=None, calibration=calibration, params=params)
+        _, verdicts = inspect(frame, expect=None, calibration=calibration)
+        candidates = [v.candidate for v in verdicts]
         for box in labels:
             v = nearest(verdicts, box)
             if v is None or v.guess is None or v.guess.value != box[0] or v.guess.p < 0.9:
                 continue
-            total += 1
-            why = v.pips.detail
-            leaning += v.pips.reason is RerollReason.COCKED and (" long" in why)
-    return leaning, total
+            leans = v.pips.reason is RerollReason.COCKED and " long" in v.pips.detail
+            dice.append((leans, free_standing(v.candidate, candidates)))
+    return dice
 
 
 def test_the_kiosk_reader_answers_no_real_roll_wrongly():
@@ -71,15 +73,23 @@ def test_the_kiosk_reader_answers_no_real_roll_wrongly():
         if roll.ok:
             right = Counter(roll.values) == Counter(v for v, *_ in labels)
             answered["right" if right else "wrong"] += 1
-    assert answered["wrong"] == 0 and answered["right"] >= 1
+    assert answered["wrong"] == 0 and answered["right"] >= 5
+
+
+def test_a_real_flat_die_with_nothing_to_lean_on_is_seldom_taken_to_lean():
+    """Its pips look 1.05-1.3 long now and then (drilled, shaded, in JPEG) on a square face:
+    held to the simulated tray's tilt limits, 45 of these 105 free dice were refused; needing
+    the face and the pips to show a tilt both (face.kiosk_leaning), 7."""
+    free = [leans for leans, alone in _flat_dice() if alone]
+    assert len(free) >= 80 and sum(free) <= 0.1 * len(free), (sum(free), len(free))
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="known weakness (docs/vision.md): the kiosk's leaning limits come from the simulated "
-    "tray's pinhole camera; real flat dice on byler's top-down light box measure past them",
+    reason="known weakness (docs/vision.md): beside another die or the wall, a die is held to "
+    "the simulated tray's tilt limits, which real flat dice seen from above measure past",
 )
-def test_real_flat_dice_seen_from_above_are_not_taken_to_lean():
-    leaning, dice = _flat_dice_taken_to_lean(PARAMS, _session()[1])
-    assert dice >= 150
-    assert leaning <= 0.1 * dice, f"{leaning} of {dice} flat dice taken to lean"
+def test_a_real_flat_die_beside_another_is_not_taken_to_lean():
+    beside = [leans for leans, alone in _flat_dice() if not alone]
+    assert len(beside) >= 80
+    assert sum(beside) <= 0.1 * len(beside), f"{sum(beside)} of {len(beside)} taken to lean"

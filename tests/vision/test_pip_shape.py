@@ -129,3 +129,23 @@ def test_a_fleck_beside_one_pip_does_not_make_the_face_lean():
     cv2.circle(frame, (round(x + radius), round(y)), round(0.6 * radius), (20, 24, 28), -1)
     assert pip_stretch(frame, pips[:1], radius) > PARAMS.pips.cocked_pips  # the fleck's pip
     assert pip_stretch(frame, pips, radius) < 1.03
+
+
+@pytest.mark.parametrize("value", [2, 5])
+def test_a_die_with_nothing_to_lean_on_leans_only_where_face_and_pips_both_show_it(value):
+    """A die clear of the wall and of other dice (candidates.free_standing) rests on a face:
+    real drilled pips and lenses make flat dice's pips look 1.05-1.3 long on square faces.
+    Drawn tilted 25 degrees, its pips look 1.10 long on a face found nearly square: refused
+    where it could lean, read where it stands free. Tilted 45 degrees, its face is found long
+    too: refused either way."""
+    candidate = Candidate((320.0, 240.0), 60.0, 0.9)
+    slight = scene([DrawnDie(value, (320.0, 240.0), 60.0, 20.0, tilt=25.0)])
+    leaning = read_pips(slight, candidate, PARAMS.pips, kiosk_leaning())
+    assert leaning.value is None and leaning.reason is RerollReason.COCKED
+    free = read_pips(slight, candidate, PARAMS.pips, kiosk_leaning(free=True))
+    assert free.value == value
+    if value <= 3:
+        assert free.pip_stretch is not None and free.pip_stretch > PARAMS.pips.cocked_pips
+    steep = scene([DrawnDie(value, (320.0, 240.0), 60.0, 20.0, tilt=45.0)])
+    reading = read_pips(steep, candidate, PARAMS.pips, kiosk_leaning(free=True))
+    assert reading.value is None and reading.reason is RerollReason.COCKED
