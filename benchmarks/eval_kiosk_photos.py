@@ -10,7 +10,9 @@ calibration is made from it as staff make one (`calibrate.find_tray`, no die siz
 `TrayReader`, the kiosk's reader, reads the session's photos in path order, told how many dice
 lie there, as a kiosk reads a day's throws: it learns the die size and the top-face window from
 them. Prints, per session and part: ok and right, refused (by reason), answered wrongly; and what
-the reader learnt, with the median pip shape of the flat 1-3 it saw (TrayReader.pip_shape). The
+the reader learnt, with the median pip shape of the flat 1-3 it saw (TrayReader.pip_shape), and
+how many flat dice (read right and surely by the classifier) it took to lean by their pips,
+standing free and beside a die or the wall (candidates.free_standing). The
 single-photo reading of the same photos is beside it for comparison. The oblique cameras are not
 what the kiosk is built for (a camera square over the tray: docs/deploy.md).
 """
@@ -29,10 +31,14 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks.diagnose_dice import nearest  # noqa: E402
 from benchmarks.eval_photos import DEFAULT_DATA, load_labels, split  # noqa: E402
 from vision.calibrate import find_tray  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
+from vision.candidates import free_standing  # noqa: E402
+from vision.params import PARAMS  # noqa: E402
 from vision.reader import read_roll  # noqa: E402
+from vision.reading import RerollReason  # noqa: E402
 from vision.tray_reader import TrayReader  # noqa: E402
 
 SETS = ("byler-d6-topdown", "skovy-two-dice", "matteop65-webcam-oblique")
@@ -57,6 +63,25 @@ def outcome(roll, labels) -> str:
     return "right" if sorted(roll.values) == sorted(v for v, *_ in labels) else "wrong"
 
 
+def taken_to_lean(verdicts, labels) -> Counter:
+    """Of the labelled dice the classifier reads right and surely (flat dice, seen from above):
+    how many stand free and how many beside a die or the wall (candidates.free_standing), and
+    how many of each the pip reading takes to lean by its pips' shape or layout."""
+    counts: Counter = Counter()
+    candidates = [v.candidate for v in verdicts]
+    for box in labels:
+        v = nearest(verdicts, box)
+        if v is None or v.guess is None or v.guess.value != box[0]:
+            continue
+        if v.guess.p < PARAMS.classify.sure:
+            continue
+        where = "free" if free_standing(v.candidate, candidates) else "beside"
+        counts[where] += 1
+        leans = v.pips.reason is RerollReason.COCKED and " long" in v.pips.detail
+        counts[f"{where} leans"] += leans
+    return counts
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", action="append", choices=SETS, help="default: all three")
@@ -77,7 +102,7 @@ def main() -> int:
             parts = {"dev": dev, "held-out": held}
             chosen = ["dev", "held-out"] if args.part == "all" else [args.part]
             for part in chosen:
-                kiosk, photo, why = Counter(), Counter(), Counter()
+                kiosk, photo, why, flat = Counter(), Counter(), Counter(), Counter()
                 for path in sorted(p for p in parts[part] if session(name, p) == key):
                     frame, labels = cv2.imread(str(path)), parts[part][path]
                     if frame.shape != empty.shape:
@@ -85,6 +110,8 @@ def main() -> int:
                     reader.expect = len(labels)
                     roll = reader(frame)
                     kiosk[outcome(roll, labels)] += 1
+                    if reader.inspected is not None:
+                        flat.update(taken_to_lean(reader.inspected[1], labels))
                     if not roll.ok:
                         why[f"{roll.reason}: {re.sub(r'[-0-9.]+', '#', roll.detail)[:50]}"] += 1
                     photo[outcome(read_roll(frame, expect=len(labels)), labels)] += 1
@@ -96,6 +123,11 @@ def main() -> int:
                 notes.append(
                     f"{name}, {key}, {part}: refused "
                     + "; ".join(f"{n} {w}" for w, n in why.most_common(4))
+                )
+                notes.append(
+                    f"{name}, {key}, {part}: flat dice taken to lean, standing free "
+                    f"{flat['free leans']} of {flat['free']}, beside a die or the wall "
+                    f"{flat['beside leans']} of {flat['beside']}"
                 )
             faces = reader.faces
             learnt = (
