@@ -80,7 +80,7 @@ def test_the_kiosk_reader_answers_no_real_roll_wrongly():
 def test_a_real_flat_die_with_nothing_to_lean_on_is_seldom_taken_to_lean():
     """Its pips look 1.05-1.3 long now and then (drilled, shaded, in JPEG) on a square face:
     held to the simulated tray's tilt limits, 45 of these 105 free dice were refused; needing
-    the face and the pips to show a tilt both (face.kiosk_leaning), 7."""
+    both the face and the pips to show a tilt (face.kiosk_leaning), 7."""
     free = [leans for leans, alone in _flat_dice() if alone]
     assert len(free) >= 80 and sum(free) <= 0.1 * len(free), (sum(free), len(free))
 
