@@ -57,9 +57,9 @@ class CandidateParams:
     # this (die sides) and clear of the wall (not `wall_touch`) has nothing to lean on: a cube on
     # a flat floor rests on a face. A tilt is then taken only where its face found and its pips
     # both show one (face.kiosk_leaning): real pips and lenses make flat dice's pips look long
-    # now and then, on square faces. Geometry: a die leaning on another's
-    # side has its centre within 1.2 die sides of that one's (half a side, and its own foot,
-    # at most half its diagonal); a third more for the boxes' error
+    # now and then, on square faces. Geometry: a die leaning on another's side has its centre
+    # within 1.2 die sides of that one's (half a side, and its own foot, at most half its
+    # diagonal); a third more for the boxes' error
     edge_margin: float = 0.05  # a box within this (die sides) of the frame edge is cut (camera)
     floor_reach: float = 0.5  # on a calibrated tray, what differs from the empty tray counts
     # only this near the floor (die sides): a die whose middle lies further out is beside the
