@@ -116,6 +116,42 @@ def test_staff_see_what_the_reader_has_learnt_of_the_dice_faces(tmp_path, drawn)
     kiosk.log.close()
 
 
+def test_staff_are_told_when_the_dice_are_too_small_to_tell_a_leaning_die(tmp_path, drawn) -> None:
+    """A camera too far from the tray: once the reader has learnt the dice's top faces to be
+    under the camera guide's 40 px, the camera tools say so and ask for the camera closer, not
+    whether it is square (such small pips look long from any camera)."""
+    from kiosk.i18n import Translator
+    from kiosk.ui.scenes import reader_status
+
+    tray = SimulatedTray(SIZE, die_size=30, seed=7)
+    tray.open()
+    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    faces = learn_faces(SimulatedTray(SIZE, die_size=30, seed=1283))
+    watcher = build_watcher(load_config(None), calibration, 3, faces=faces)
+    kiosk = headless_table(tmp_path, worker=_Worker(watcher))
+    kiosk.calibration = calibration
+    scene = kiosk.scenes["maintenance"]
+    size = round(watcher.reader.face_size)
+    assert size < reader_status.LEAST_FACE
+    assert scene.faces_state() == (
+        f"The dice's top faces measure {size} px a side, too few to tell a leaning die: "
+        "bring the camera closer (40 px or more)."
+    )
+    kiosk.goto("maintenance")
+    while scene.tool != "camera":
+        scene.on_button("right", "press")
+    kiosk.render()
+    assert scene.faces_state() in drawn
+    kiosk.log.close()
+
+    # camera_state reads these of the reader: small faces whose pips look long ask nothing
+    seen = SimpleNamespace(face_size=float(size), pip_shape=1.06, camera=watcher.reader.camera)
+    assert watcher.reader.camera.offset == (0, 0)
+    assert reader_status.camera_state(seen, Translator("en")) == ""
+    seen.face_size = float(DIE)  # the guide's size: the pips' length asks about the camera
+    assert reader_status.camera_state(seen, Translator("en")).endswith("square to the tray?")
+
+
 def test_staff_see_that_the_camera_has_moved_since_calibration(tmp_path, drawn) -> None:
     """A camera knocked after calibration: the camera tools say the reader follows it, by how
     much; knocked too far, that every roll is thrown again until staff calibrate again."""
@@ -186,9 +222,12 @@ def test_staff_pressing_test_read_see_the_kiosks_ruling_on_the_screen(tmp_path, 
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
-def test_the_faces_line_keeps_its_size_on_the_seven_inch_panel(tmp_path, lang, monkeypatch) -> None:
-    """The longest faces line, in every language, is drawn at the staff status size on the
-    800x480 panel, wrapped (French and Spanish) rather than shrunk to fit one line."""
+@pytest.mark.parametrize("small", [False, True])
+def test_the_faces_line_keeps_its_size_on_the_seven_inch_panel(
+    tmp_path, lang, small, monkeypatch
+) -> None:
+    """The longest faces lines, in every language, are drawn at the staff status size on the
+    800x480 panel, wrapped on two lines where they need them rather than shrunk."""
     from kiosk.ui import draw, theme
     from kiosk.ui.scenes import reader_status
 
@@ -196,7 +235,10 @@ def test_the_faces_line_keeps_its_size_on_the_seven_inch_panel(tmp_path, lang, m
     kiosk.set_language(lang)
     kiosk.calibration = Calibration(np.array([[0, 0], [9, 0], [9, 9], [0, 9]]), None, None)
     scene = kiosk.scenes["maintenance"]
-    line = scene.tr(reader_status.FACES_LEARNING).format(n=29, total=30)
+    if small:
+        line = scene.tr(reader_status.FACES_SMALL).format(px=39, least=reader_status.LEAST_FACE)
+    else:
+        line = scene.tr(reader_status.FACES_LEARNING).format(n=29, total=30)
     monkeypatch.setattr(scene, "faces_state", lambda: line)
     sizes: dict[str, int] = {}
     original = draw.rendered
@@ -212,7 +254,7 @@ def test_the_faces_line_keeps_its_size_on_the_seven_inch_panel(tmp_path, lang, m
     kiosk.render()
     pieces = [s for s in sizes if s and s in line]
     assert " ".join(pieces) == line  # all of it drawn, on two lines where it needs them
-    assert len(pieces) == (1 if lang == "en" else 2)
+    assert len(pieces) == (1 if lang == "en" and not small else 2)
     want = kiosk.layout.px(theme.STAFF_STATUS.size)
     assert all(sizes[s] == want for s in pieces)
 

@@ -10,6 +10,10 @@ from kiosk.i18n import N_, Translator
 # What the reader has learnt of the dice's top faces (vision.tray_reader.TrayReader).
 FACES_LEARNING = N_("Learning the size of the dice's top faces ({n} of {total} dice read).")
 FACES_LEARNT = N_("The dice's top faces measure {px} px a side.")
+FACES_SMALL = N_(
+    "The dice's top faces measure {px} px a side, too few to tell a leaning die: "
+    "bring the camera closer ({least} px or more)."
+)
 # Where the camera is against the calibration (vision.tray_shift.FollowedCamera).
 CAMERA_FOLLOWED = N_(
     "The camera has moved ({dx:+d}, {dy:+d}) px since calibration; the reader follows it. "
@@ -27,17 +31,29 @@ CAMERA_LOST = N_(
 )
 
 
+LEAST_FACE = 40  # px a side: the camera guide's least (docs/deploy.md). Smaller, a flat die's
+# pips and layout measure as long as a leaning one's: on byler-d6-topdown's light box (faces
+# of 26-28 px, benchmarks/eval_kiosk_photos.py) half the flat dice beside another or the wall
+# are thrown again as leaning; on the simulated tray (54 px) flat dice measure 1.02 at most.
+
+
 def faces_state(reader: object, tr: Translator) -> str:
     """How far the reader has learnt the size of the tray's flat top faces, to which it then
     holds every face (a leaning die's is not of that size), and what it measured: a size far
-    from the dice's tells staff the camera or the calibration is not what they think."""
+    from the dice's tells staff the camera or the calibration is not what they think, and
+    faces under LEAST_FACE px that the camera is too far for the reader to tell a leaning die
+    from a flat one (it then throws flat dice again)."""
     if reader is None or not hasattr(reader, "learning"):
         return ""
     if reader.learning is not None:
         read, needed = reader.learning
         return tr(FACES_LEARNING).format(n=read, total=needed)
     size = getattr(reader, "face_size", None)
-    return "" if size is None else tr(FACES_LEARNT).format(px=round(size))
+    if size is None:
+        return ""
+    if size < LEAST_FACE:
+        return tr(FACES_SMALL).format(px=round(size), least=LEAST_FACE)
+    return tr(FACES_LEARNT).format(px=round(size))
 
 
 ASKEW = 1.025  # pips of flat dice this long (their median) say the camera looks askew:
@@ -60,6 +76,9 @@ def camera_state(reader: object, tr: Translator) -> str:
     if dx or dy:
         return tr(CAMERA_FOLLOWED).format(dx=dx, dy=dy)
     shape = getattr(reader, "pip_shape", None)
+    size = getattr(reader, "face_size", None)
+    if size is not None and size < LEAST_FACE:
+        return ""  # such small pips look long from any camera: faces_state says so
     if shape is not None and shape > ASKEW:
         return tr(CAMERA_ASKEW).format(ratio=tr.decimal(shape, 2))
     return ""
