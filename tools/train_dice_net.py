@@ -9,12 +9,18 @@ Reproduce (dev time only; torch is not a runtime dependency of the kiosk):
     git show 9e7546f:vision/models/dice_net.onnx > /tmp/dice_net_before.onnx
     nice -n 10 /work/ml-venv/bin/python tools/train_dice_net.py \
         --renders /tmp/renders-17.pkl /tmp/renders-18.pkl --init /tmp/dice_net_before.onnx \
-        --seed 5 --minutes 25 --threads 2
+        --seed 5 --steps 534 --threads 2
 
-The shipped model is that run: 534 steps of 16 crops on the shared two-core machine. The run is
-time-boxed, so another machine stops at another step; the seed fixes the data and the order of
-the crops. `--init` starts from the previous model (its batch norm folded into the
-convolutions, so this net has none).
+The shipped model is that run's data and order, 534 steps of 16 crops, time-boxed then to
+25 minutes on a loaded two-core machine. `--steps` runs so many steps on any machine, the
+learning rate's schedule by step rather than by the clock; `--minutes` is a time box, and a
+faster machine takes more steps (this one, unloaded, about 15,000 in 25 minutes). The seed
+fixes the data and the order of the crops. `--init` starts from the previous model (its
+batch norm folded into the convolutions, so this net has none).
+
+`--negatives FILE` (tools/finder_negatives.py) cuts `--negative-share` of the crops around
+places the shipped finder marks on development photos where no die lies; not in the shipped
+model (docs/vision-models.md, Known weaknesses).
 
 The net is fully convolutional: for every 4x4 cell of its input it says how likely a die's top
 face is centred there (a heat map) and how large the die is. It is trained for one band of die
@@ -74,9 +80,11 @@ SETS = {  # set -> share of the training crops
 RENDERS = 0.53
 
 
-def load_set(set_dir: Path, held_out: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
+def load_set(
+    set_dir: Path, held_out: bool = False, paths: list[Path] | None = None
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """[(image, dice)] of one set's development (or held-out) part; dice rows (value, cx, cy,
-    size), size the square root of the box's area."""
+    size), size the square root of the box's area. paths: filled with each image's path."""
     labels: dict[Path, list] = defaultdict(list)
     with open(set_dir / "annotations.csv", newline="") as handle:
         for row in csv.DictReader(handle):
@@ -89,7 +97,30 @@ def load_set(set_dir: Path, held_out: bool = False) -> list[tuple[np.ndarray, np
         if (i % 4 == 3) != held_out:
             continue
         out.append((cv2.imread(str(path)), np.array(dice, np.float32)))
+        if paths is not None:
+            paths.append(path)
     return out
+
+
+def negative_pool(
+    csv_path: Path, data: Path, sets: dict[str, tuple[list, list[Path]]]
+) -> list[list[tuple[np.ndarray, np.ndarray, tuple[float, float, float]]]]:
+    """Per set, [(image, dice, (x, y, size))]: each mark of tools/finder_negatives.py on a
+    development image loaded here, with that image's dice (still positives in its crops)."""
+    by_path = {
+        path: source
+        for frames, paths in sets.values()
+        for source, path in zip(frames, paths, strict=True)
+    }
+    pools: dict[str, list] = defaultdict(list)
+    with open(csv_path, newline="") as handle:
+        for row in csv.DictReader(handle):
+            source = by_path.get(data / row["image"])
+            if source is None:  # not a development image of this run: never a held-out one
+                continue
+            mark = (float(row["x"]), float(row["y"]), float(row["size"]))
+            pools[row["set"]].append((*source, mark))
+    return [pool for pool in pools.values() if pool]
 
 
 def render_set(path: Path) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -122,19 +153,28 @@ def photometric(image: np.ndarray, rng) -> np.ndarray:
     return np.clip(x, 0, 1)
 
 
-def sample(source: tuple[np.ndarray, np.ndarray], rng) -> tuple[np.ndarray, ...]:
+def sample(
+    source: tuple[np.ndarray, np.ndarray], rng, mark: tuple[float, float, float] | None = None
+) -> tuple[np.ndarray, ...]:
     """One training crop and its targets: heat (1, h, w), log die size (h, w), where the size
-    is known (h, w), and the weight of each cell in the heat loss (1, h, w)."""
+    is known (h, w), and the weight of each cell in the heat loss (1, h, w). mark: a place the
+    finder marked where no die lies (x, y, size): the crop is cut around it, at a scale that
+    puts its size in the band, as the finder saw it."""
     image, dice = source
-    ref = float(dice[rng.integers(len(dice)), 3])
-    pick = rng.random()
-    lo, hi = TRAIN_BAND if pick < 0.7 else LARGE if pick < 0.9 else TINY
-    scale = float(np.exp(rng.uniform(np.log(lo), np.log(hi)))) / ref
-    angle = rng.uniform(0, 360)
-    if rng.random() < 0.7:
-        cx, cy = dice[rng.integers(len(dice)), 1:3] + rng.normal(0, 50 / scale, 2)
+    if mark is not None:
+        scale = float(np.exp(rng.uniform(*np.log(TRAIN_BAND)))) / mark[2]
+        angle = rng.uniform(0, 360)
+        cx, cy = np.array(mark[:2]) + rng.normal(0, 0.25 * mark[2], 2)
     else:
-        cx, cy = rng.uniform(0, image.shape[1]), rng.uniform(0, image.shape[0])
+        ref = float(dice[rng.integers(len(dice)), 3])
+        pick = rng.random()
+        lo, hi = TRAIN_BAND if pick < 0.7 else LARGE if pick < 0.9 else TINY
+        scale = float(np.exp(rng.uniform(np.log(lo), np.log(hi)))) / ref
+        angle = rng.uniform(0, 360)
+        if rng.random() < 0.7:
+            cx, cy = dice[rng.integers(len(dice)), 1:3] + rng.normal(0, 50 / scale, 2)
+        else:
+            cx, cy = rng.uniform(0, image.shape[1]), rng.uniform(0, image.shape[0])
     # shrink the whole picture by area first (no aliasing), then turn and cut the crop
     fill = tuple(float(c) for c in np.median(image[::4, ::4].reshape(-1, 3), axis=0))
     k = 1.0
@@ -258,37 +298,67 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--minutes", type=float, default=25.0)
+    parser.add_argument(
+        "--steps", type=int, help="run this many steps, however long (else --minutes)"
+    )
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODEL)
     parser.add_argument("--init", type=Path, help="start from this model (ONNX, same layers)")
     parser.add_argument("--resume", type=Path, help="start from this state (.pt of a run)")
     parser.add_argument("--lr", type=float, default=1e-3, help="peak learning rate")
+    parser.add_argument(
+        "--negatives", type=Path, help="tools/finder_negatives.py's marks: crops around them"
+    )
+    parser.add_argument(
+        "--negative-share", type=float, default=0.15, help="share of crops cut around them"
+    )
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
-    pools = [(load_set(args.data / name), share) for name, share in SETS.items()]
+    loaded: dict[str, tuple[list, list[Path]]] = {}
+    for name in SETS:
+        paths: list[Path] = []
+        loaded[name] = (load_set(args.data / name, paths=paths), paths)
+    pools = [(loaded[name][0], share) for name, share in SETS.items()]
     pools.append(([f for path in args.renders for f in render_set(path)], RENDERS))
     print(f"frames: {' '.join(str(len(pool)) for pool, _ in pools)}", flush=True)
+    negatives = negative_pool(args.negatives, args.data, loaded) if args.negatives else []
+    if negatives:
+        print(f"marks clear of dice: {' '.join(str(len(n)) for n in negatives)}", flush=True)
     net = DiceNet()
     if args.init:
         load_onnx_weights(net, args.init)
     if args.resume:
         net.load_state_dict(torch.load(args.resume))
+    args.out.parent.mkdir(parents=True, exist_ok=True)  # the run's state is saved as it goes
     optimiser = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     start = time.monotonic()
     budget = args.minutes * 60
     step = 0
     shares = np.array([p for _, p in pools]) / sum(p for _, p in pools)
-    while (elapsed := time.monotonic() - start) < budget:
-        warm = min(1.0, step / 100)  # a short warm-up, then a cosine to the time box's end
-        lr = warm * args.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, elapsed / budget)))
+
+    def progress(elapsed: float) -> float:
+        """How far the run is, 0..1: by steps where they are given (the same run on any
+        machine), else by the time box."""
+        return step / args.steps if args.steps else elapsed / budget
+
+    while (elapsed := time.monotonic() - start) < budget or args.steps:
+        if progress(elapsed) >= 1.0:
+            break
+        warm = min(1.0, step / 100)  # a short warm-up, then a cosine to the run's end
+        lr = warm * args.lr * 0.5 * (1 + math.cos(math.pi * progress(elapsed)))
         for group in optimiser.param_groups:
             group["lr"] = max(lr, 2e-5)
         batch = []
         for _ in range(args.batch):
+            if negatives and rng.random() < args.negative_share:  # each set's marks alike
+                pool = negatives[rng.integers(len(negatives))]
+                image, dice, mark = pool[rng.integers(len(pool))]
+                batch.append(sample((image, dice), rng, mark))
+                continue
             pool = pools[rng.choice(len(pools), p=shares)][0]
             batch.append(sample(pool[rng.integers(len(pool))], rng))
         tensors = (torch.from_numpy(np.stack(t)) for t in zip(*batch, strict=True))
@@ -308,7 +378,6 @@ def main() -> int:
             if step % 500 == 0:
                 torch.save(net.state_dict(), args.out.with_suffix(".pt"))
     net.eval()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, 480, 640)
     torch.onnx.export(
         net,
