@@ -134,7 +134,7 @@ def test_staff_are_told_when_the_dice_are_too_small_to_tell_a_leaning_die(tmp_pa
     size = round(watcher.reader.face_size)
     assert size < reader_status.LEAST_FACE
     assert scene.faces_state() == (
-        f"The dice's top faces measure {size} px a side, too few to tell a leaning die: "
+        f"The dice's top faces measure {size} px a side, too small to tell a leaning die: "
         "bring the camera closer (40 px or more)."
     )
     kiosk.goto("maintenance")

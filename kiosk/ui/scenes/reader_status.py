@@ -11,7 +11,7 @@ from kiosk.i18n import N_, Translator
 FACES_LEARNING = N_("Learning the size of the dice's top faces ({n} of {total} dice read).")
 FACES_LEARNT = N_("The dice's top faces measure {px} px a side.")
 FACES_SMALL = N_(
-    "The dice's top faces measure {px} px a side, too few to tell a leaning die: "
+    "The dice's top faces measure {px} px a side, too small to tell a leaning die: "
     "bring the camera closer ({least} px or more)."
 )
 # Where the camera is against the calibration (vision.tray_shift.FollowedCamera).
