@@ -12,7 +12,9 @@ a pip lost in a glint, a die the finder missed. A recording that ends on a chang
 yet (dice still rolling, or at rest with reads not yet agreed) says so on stderr, with the time
 the change began, as does a tray that looks as if moving for longer than dice roll (the kiosk's
 RESTLESS_SECONDS), wherever it lies in the recording, and dice at rest that were moved again
-before their reads agreed (that throw never has an answer line).
+before their reads agreed (that throw never has an answer line). With a calibration, the end
+says on stderr what the reader has learnt of the tray's top faces, as the camera tools say it
+(still learning, their size, or too small to tell a leaning die: the camera too far).
 
 Exit code 0 when the source could be read to its end, 1 when it could not be opened (or no frame
 of it could) or a debug frame could not be written, 2 for bad arguments.
@@ -193,6 +195,18 @@ def unanswered(watcher) -> None:
     print(f"no answer for the change from {since:.2f} s: at the end {why}", file=sys.stderr)
 
 
+def learnt(watcher) -> None:
+    """Say on stderr what the reader has learnt of the tray's top faces, in the camera tools'
+    words (kiosk.ui.scenes.reader_status): a recording too short to learn them, or dice too
+    small in the picture, is what an exhibit builder should know before opening day."""
+    from kiosk.i18n import Translator
+    from kiosk.ui.scenes.reader_status import faces_state
+
+    said = faces_state(getattr(watcher, "reader", None), Translator("en"))
+    if said:
+        print(said, file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is for the answers
     from kiosk.app import build_watcher
@@ -230,6 +244,7 @@ def run(args: argparse.Namespace) -> int:
             if args.debug_dir is not None:
                 written &= debug_frame(args.debug_dir, index, frame, roll, watcher.reader)
         unanswered(watcher)
+        learnt(watcher)
     except (SourceError, FrameError) as error:
         print(f"{args.source}: cannot watch ({error})", file=sys.stderr)
         return 1

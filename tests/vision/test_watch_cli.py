@@ -61,9 +61,13 @@ def test_watch_answers_each_throw_once_in_the_documented_json(recording, capsys)
 def test_watch_prints_a_line_per_answer_and_takes_a_calibration_file(recording, capsys) -> None:
     video, calibration, thrown = recording
     assert main(["watch", str(video), "--calibration", str(calibration / "calibration.json")]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    out = capsys.readouterr()
+    lines = out.out.splitlines()
     assert len(lines) == len(thrown)
     assert all(line.startswith("frame ") for line in lines)
+    # three throws are too few to learn the tray's faces from: the end says how far it got
+    assert "Learning the size of the dice's top faces (" in out.err
+    assert "of 30 dice read)." in out.err
 
 
 def test_watch_debug_dir_holds_each_answers_frame_with_its_dice_boxed(
@@ -157,9 +161,11 @@ def test_watch_reads_with_what_the_kiosk_learnt_and_writes_nothing(recording, ca
     kept = (calibration / FACES_FILE).read_bytes()
     try:
         assert main(["watch", str(video), "--json", "--calibration", str(calibration)]) == 0
-        lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        out = capsys.readouterr()
+        lines = [json.loads(line) for line in out.out.splitlines()]
         assert len(lines) == len(thrown)
         assert all(line["status"] == "reroll" for line in lines)
+        assert "top faces measure 10 px a side, too small to tell a leaning die" in out.err
         assert (calibration / FACES_FILE).read_bytes() == kept
     finally:
         (calibration / FACES_FILE).unlink()
