@@ -31,12 +31,11 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.eval_finder import load_boxes  # noqa: E402
+from benchmarks.eval_finder import DEFAULT_DATA, load_boxes  # noqa: E402
 from vision.classify import guess_faces  # noqa: E402
 from vision.dice_net import find_dice  # noqa: E402
 from vision.top_face import resample  # noqa: E402
 
-DEFAULT_DATA = REPO.parent / "shared" / "data" / "dice-photos"
 SETS = ("byler-d6-topdown", "damiantab-phone", "skovy-two-dice", "matteop65-webcam-oblique")
 CLEAR = 0.5  # a mark this many box sides outside a labelled box (grown on every side) is clear
 

@@ -345,11 +345,9 @@ def main() -> int:
         machine), else by the time box."""
         return step / args.steps if args.steps else elapsed / budget
 
-    while (elapsed := time.monotonic() - start) < budget or args.steps:
-        if progress(elapsed) >= 1.0:
-            break
+    while (done := progress(elapsed := time.monotonic() - start)) < 1.0:
         warm = min(1.0, step / 100)  # a short warm-up, then a cosine to the run's end
-        lr = warm * args.lr * 0.5 * (1 + math.cos(math.pi * progress(elapsed)))
+        lr = warm * args.lr * 0.5 * (1 + math.cos(math.pi * done))
         for group in optimiser.param_groups:
             group["lr"] = max(lr, 2e-5)
         batch = []
