@@ -24,7 +24,7 @@ from vision.params import PARAMS, CandidateParams
 MODEL = Path(__file__).resolve().parent / "models" / "dice_net.onnx"
 STRIDE = 4  # frame pixels per cell of the net's maps
 ALIGN = 8  # the net's input sides must be multiples of this
-BAND = (10.0, 64.0)  # die sizes (pixels the net sees) it was trained to find, and trusted for
+BAND = (10.0, 64.0)  # die sizes (pixels the net sees) each pyramid level trusts it for
 _LOCK = threading.Lock()  # one cv2.dnn.Net is shared; it is not safe to run from two threads
 # the face classifier's (probability of a face, likeliest value or None) for each box
 FaceTest = Callable[[np.ndarray, list[tuple[float, float, float]]], list[tuple[float, int | None]]]
