@@ -12,6 +12,10 @@ benchmarks/eval_photos.py splits them) is read; the held-out part never is.
 
     .venv/bin/python tools/pip_examples.py /tmp/pip_examples.pkl
 
+`--template` also places the pips of dice no search reads, by the labelled layout fitted whole
+(template_pips); the shipped model was trained without them (docs/vision-models.md, Known
+weaknesses).
+
 Beside the dice, crops centred anywhere in the image at 0.2-2 times its dice's size, and at
 every mark of the die finder that lies in no labelled box, teach what is not a pip: the
 table, clutter, half dice, and one pip of a die seen close (the trainer draws only pips of a
@@ -39,7 +43,7 @@ from benchmarks.eval_photos import DEFAULT_DATA, load_labels, photo_sets, split 
 from vision.dice_net import find_dice  # noqa: E402
 from vision.face import box_outline  # noqa: E402
 from vision.face_patches import face_patch_of  # noqa: E402
-from vision.faces import fit_face  # noqa: E402
+from vision.faces import fit_face, grid, layout_of  # noqa: E402
 from vision.params import PARAMS, PipParams  # noqa: E402
 from vision.pip_fit import fit_pips, places, tilt  # noqa: E402
 from vision.pip_net import die_patch  # noqa: E402
@@ -74,7 +78,99 @@ def _loose_fit(spots, value: int, p: PipParams):
     return fit
 
 
-def label_pips(frame, value: int, box, p: PipParams = PARAMS.pips):
+TEMPLATE_PX = 32  # px per box side the labelled layout is fitted at
+TEMPLATE_TURNS = np.radians(np.arange(0, 180, 3))  # the layout's turn (a 2, 3 or 6 has no
+# quarter-turn symmetry)
+TEMPLATE_STEPS = np.linspace(0.14, 0.26, 7)  # pip spacing, box sides (a face is 0.7-0.9 of its
+# box, a pip spacing 0.2-0.3 of a face)
+TEMPLATE_SHIFTS = np.linspace(-0.12, 0.12, 9)  # the layout's centre from the box's, box sides
+TEMPLATE_CONTRAST = 4.0  # Lab units the faintest pip must stand out by
+TEMPLATE_MARGIN = 2.0  # ...and that many times the strongest plain place of the nine
+TEMPLATE_PEAK = 0.3  # each pip's spot peaks within this many pip steps of its place (the
+# geometric reading's fit error is 0.35 at most)
+
+
+def template_pips(frame, value: int, box) -> list[tuple[float, float, float]] | None:
+    """[(x, y, radius)] frame px of the labelled die's pips where spot finding reads nothing:
+    the layout of the labelled value fitted whole, as a template, to how far each pixel
+    differs from the face's colour along one Lab axis (+L, -L, +a, -a, +b, -b). Spots that run
+    together (red pips on a blue die, whose colour a JPEG keeps at half resolution) still
+    have their strongest response at their places. Taken only where every pip place of the
+    layout stands out (TEMPLATE_CONTRAST) and by TEMPLATE_MARGIN times more than the plain
+    places of the nine: the label says how many pips, this where. Dev time only: it knows the
+    value. Not for a 1: one spot has no layout to place it, nor a size of a pip of its die."""
+    if value == 1:
+        return None
+    x0, y0, x1, y1 = box
+    centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+    size = math.sqrt(max(x1 - x0, 1) * max(y1 - y0, 1))
+    patch, matrix = die_patch(frame, centre, size, TEMPLATE_PX, 1.0)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] *= 100 / 255
+    lab[..., 1:] -= 128
+    inner = lab[TEMPLATE_PX // 4 : -TEMPLATE_PX // 4, TEMPLATE_PX // 4 : -TEMPLATE_PX // 4]
+    away = lab - np.median(inner.reshape(-1, 3), axis=0)
+    maps = []
+    for c in range(3):
+        for sign in (1, -1):
+            m = np.maximum(sign * away[..., c], 0)
+            # a spot of a pip's size (0.05 box sides a radius) against what lies around it:
+            # the table beyond the die's edge differs from its face too, but widely
+            pip = cv2.GaussianBlur(m, (0, 0), 0.05 * TEMPLATE_PX)
+            maps.append(np.maximum(pip - cv2.GaussianBlur(m, (0, 0), 0.15 * TEMPLATE_PX), 0))
+    layout = set(layout_of(value))
+    nine = grid(1.0)
+    has = np.array([z in layout for z in nine])
+    turns = np.exp(1j * TEMPLATE_TURNS)[:, None, None, None]
+    steps = TEMPLATE_STEPS[None, :, None, None]
+    shifts = (TEMPLATE_SHIFTS[:, None] + 1j * TEMPLATE_SHIFTS[None, :]).ravel()
+    places = (shifts[None, None, :, None] + steps * turns * np.array(nine)) * TEMPLATE_PX
+    places += TEMPLATE_PX / 2 * (1 + 1j)  # die_patch puts the box's centre there
+    px = np.clip(places.real, 0, TEMPLATE_PX - 1).astype(np.float32)
+    py = np.clip(places.imag, 0, TEMPLATE_PX - 1).astype(np.float32)
+    best = None
+    for m in maps:
+        rows = places.shape[0] * places.shape[1]  # remap takes under 32,767 rows
+        at = cv2.remap(m, px.reshape(rows, -1), py.reshape(rows, -1), cv2.INTER_LINEAR)
+        at = at.reshape(places.shape)
+        weakest = at[..., has].min(axis=-1)
+        plain = at[..., ~has].max(axis=-1) if (~has).any() else np.zeros_like(weakest)
+        score = weakest - TEMPLATE_MARGIN * plain
+        k = np.unravel_index(int(np.argmax(score)), score.shape)
+        sure = weakest[k] >= TEMPLATE_CONTRAST and score[k] > 0
+        if sure and (best is None or score[k] > best[0]):
+            best = (float(score[k]), places[k][has], TEMPLATE_STEPS[k[1]] * TEMPLATE_PX, m)
+    if best is None:
+        return None
+    _, fitted, step, m = best
+    # each pip where its spot peaks: a layout of another shape (a face seen askew) is no fit
+    peaks = [_peak(m, z, TEMPLATE_PEAK * step) for z in fitted]
+    if any(abs(q - z) >= TEMPLATE_PEAK * step for q, z in zip(peaks, fitted, strict=True)):
+        return None
+    inverse = cv2.invertAffineTransform(matrix)
+    radius = 0.3 * step / TEMPLATE_PX * size  # a pip's diameter is 0.6 of a step (geometry)
+    return [(*(inverse @ np.array([q.real, q.imag, 1.0])), radius) for q in peaks]
+
+
+def _peak(m: np.ndarray, z: complex, reach: float) -> complex:
+    """Where `m` is largest within `reach` px of `z` (px, x + iy); `z` if nowhere nearer."""
+    ys, xs = np.mgrid[0 : m.shape[0], 0 : m.shape[1]]
+    near = np.hypot(xs - z.real, ys - z.imag) < reach
+    if not near.any():
+        return z
+    i = int(np.argmax(np.where(near, m, -np.inf)))
+    return complex(xs.flat[i], ys.flat[i])
+
+
+def label_pips(frame, value: int, box, template: bool = False, p: PipParams = PARAMS.pips):
+    """[(x, y, radius)] frame px of the labelled die's pips, or None where the geometric
+    reading's searches (spot_pips) read nothing and, with `template`, the labelled layout
+    fitted whole (template_pips) places none."""
+    found = spot_pips(frame, value, box, p)
+    return template_pips(frame, value, box) if found is None and template else found
+
+
+def spot_pips(frame, value: int, box, p: PipParams = PARAMS.pips):
     """[(x, y, radius)] frame px of the labelled die's pips, or None when no search reads it."""
     x0, y0, x1, y1 = box
     centre = ((x0 + x1) / 2, (y0 + y1) / 2)
@@ -108,7 +204,7 @@ def label_pips(frame, value: int, box, p: PipParams = PARAMS.pips):
     ]
 
 
-def examples(data: Path, names: list[str] | None, seed: int = 1):
+def examples(data: Path, names: list[str] | None, seed: int = 1, template: bool = False):
     """Yield one example a labelled development die, and NEGATIVES more an image centred
     anywhere at any size (see the module docstring)."""
     rng = np.random.default_rng(seed)
@@ -118,7 +214,7 @@ def examples(data: Path, names: list[str] | None, seed: int = 1):
             frame = cv2.imread(str(path))
             if frame is None:
                 continue
-            pips = [label_pips(frame, v, box) for v, *box in labels]
+            pips = [label_pips(frame, v, box, template) for v, *box in labels]
             sizes = [math.sqrt(max(x1 - x0, 1) * max(y1 - y0, 1)) for _, x0, y0, x1, y1 in labels]
             views = [
                 (((x0 + x1) / 2, (y0 + y1) / 2), size, own is not None)
@@ -196,8 +292,11 @@ def main() -> int:
     parser.add_argument("--sets", nargs="*")
     parser.add_argument("--renders", type=int, default=RENDERS, help="rendered scenes to add")
     parser.add_argument("--seed", type=int, default=3, help="the rendered scenes' seed")
+    parser.add_argument(
+        "--template", action="store_true", help="place pips the searches miss by template_pips"
+    )
     args = parser.parse_args()
-    found = list(examples(args.data, args.sets))
+    found = list(examples(args.data, args.sets, template=args.template))
     found += rendered(args.renders, args.seed)
     with open(args.out, "wb") as handle:
         pickle.dump(found, handle)
