@@ -4,14 +4,25 @@ settle.py.
 Contract: frames are grey (h, w) or BGR (h, w, 3) / BGRA (h, w, 4) uint8 arrays (`pixels`,
 else FrameError); `shrink` makes the small float32 work copy everything here compares;
 `changed_fraction(a, b, mask) -> float` is the share of the masked pixels that changed once
-the light is matched and the camera's own shift (and small turn or zoom) is undone. Pure
-functions, no state: the settle detector decides what the change means.
+the light is matched and the camera's own shift (and small turn or zoom, shake.py) is undone.
+Pure functions, no state: the settle detector decides what the change means.
 """
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+
+from vision.shake import (
+    SHIFT_FLOOR,
+    grey,
+    move,
+    reach,
+    refined_motion,
+    rim_error,
+    shift_between,
+    shift_map,
+)
 
 
 class FrameError(ValueError):
@@ -52,9 +63,6 @@ def shrink(frame: np.ndarray, work_width: int) -> np.ndarray:
     return image.astype(np.float32)
 
 
-_MEAN_OF_CHANNELS = np.full((1, 3), 1 / 3, np.float32)
-
-
 def difference(a: np.ndarray, b: np.ndarray, like: np.ndarray) -> np.ndarray:
     """How much small images `a` and `b` differ, pixel by pixel (float32, 2-D): in grey levels,
     or for colour images the mean over the three channels of the absolute difference (a change
@@ -66,51 +74,7 @@ def difference(a: np.ndarray, b: np.ndarray, like: np.ndarray) -> np.ndarray:
         for mean_a, mean_b in zip(cv2.mean(a, like), cv2.mean(b, like), strict=True)
     )
     result = cv2.absdiff(a, cv2.multiply(b, gain))
-    return cv2.transform(result, _MEAN_OF_CHANNELS) if a.ndim == 3 else result
-
-
-def _grey(image: np.ndarray) -> np.ndarray:
-    return image if image.ndim == 2 else cv2.transform(image, _MEAN_OF_CHANNELS)
-
-
-RIM = 0.12  # depth of the picture's edge (of its height) where only the camera moves
-
-
-def shift_between(a: np.ndarray, b: np.ndarray, limit: float) -> tuple[float, float]:
-    """The global shift (dx, dy, work pixels) that moves small image `b` onto `a`, by phase
-    correlation; (0, 0) when larger than `limit` (then it is not shake) or unsure.
-
-    OpenCV's sub-pixel peak falls short of a fraction-of-a-pixel shift (0.41 for 0.5), so it is
-    taken again on `b` moved by the shift so far, until what is left is negligible.
-    """
-    if limit <= 0 or min(a.shape[:2]) < 16:
-        return 0.0, 0.0
-    ga, gb = _grey(a), _grey(b)
-    dx = dy = 0.0
-    for _ in range(3):
-        moved = _move(gb, (dx, dy)) if dx or dy else gb
-        (rx, ry), response = cv2.phaseCorrelate(moved, ga)
-        if response < 0.2:
-            return 0.0, 0.0
-        dx, dy = dx + rx, dy + ry
-        if np.hypot(rx, ry) < 0.02:
-            break
-    if np.hypot(dx, dy) > limit:
-        return 0.0, 0.0
-    return float(dx), float(dy)
-
-
-def _rim_error(a: np.ndarray, b: np.ndarray, shift: np.ndarray | None) -> float:
-    """Mean absolute difference along the picture's edge, where only the camera moves (the
-    tray's wall and what lies around it), with `b` moved by `shift` first. Unthresholded: the
-    texture of a wall shows a shift of a tenth of a pixel that no pixel change would."""
-    h, w = a.shape[:2]
-    r = max(2, round(RIM * h))
-    ring = np.full((h, w), 255, np.uint8)
-    ring[r : h - r, r : w - r] = 0
-    ring[:2], ring[-2:], ring[:, :2], ring[:, -2:] = 0, 0, 0, 0  # what the shake brings in
-    moved = _move(b, shift) if shift is not None else b
-    return float(np.mean(cv2.mean(cv2.absdiff(a, moved), ring)[: 3 if a.ndim == 3 else 1]))
+    return grey(result)
 
 
 def _places(changed: np.ndarray) -> int:
@@ -119,62 +83,9 @@ def _places(changed: np.ndarray) -> int:
     return cv2.connectedComponents(near)[0] - 1
 
 
-def _move(image: np.ndarray, shift: tuple[float, float] | np.ndarray) -> np.ndarray:
-    """`image` moved by a shift (dx, dy) or a 2x3 affine map (refined_motion's)."""
-    move = shift if isinstance(shift, np.ndarray) else _shift_map(*shift)
-    size = (image.shape[1], image.shape[0])
-    return cv2.warpAffine(image, move, size, borderMode=cv2.BORDER_REPLICATE)
-
-
-def _shift_map(dx: float, dy: float) -> np.ndarray:
-    return np.float32([[1, 0, dx], [0, 1, dy]])
-
-
-TURN = 0.01  # largest turn (radians, about half a degree) or scale step taken for a camera
-_ECC = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 10, 1e-3)  # cost: about 1 ms
-
-
-def refined_motion(
-    a: np.ndarray, b: np.ndarray, shift: tuple[float, float], limit: float
-) -> np.ndarray | None:
-    """The camera motion (2x3 affine map, work pixels) that moves small image `b` onto `a`,
-    refined from a global shift by the turn and scale a hand-held camera adds (ECC image
-    alignment started from the shift: a turn of a quarter degree moves the picture's corners
-    by half a work pixel, as much as the shake). None when it fails, moves nothing, or goes
-    past `TURN` or `limit`."""
-    if limit <= 0 or min(a.shape[:2]) < 16:
-        return None
-    inverse = _shift_map(-shift[0], -shift[1])  # ECC maps a's pixels into b
-    try:
-        _, inverse = cv2.findTransformECC(
-            _grey(a).astype(np.float32),
-            _grey(b).astype(np.float32),
-            inverse,
-            cv2.MOTION_AFFINE,
-            _ECC,
-            None,
-            1,
-        )
-    except cv2.error:
-        return None  # no convergence (a flat or changing picture)
-    forward = cv2.invertAffineTransform(inverse).astype(np.float32)
-    linear = forward[:, :2] - np.eye(2, dtype=np.float32)
-    if np.abs(linear).max() > TURN or np.hypot(*forward[:, 2]) > limit + 1:
-        return None
-    return forward if _reach(forward, a.shape) >= SHIFT_FLOOR else None
-
-
-def _reach(motion: np.ndarray, shape: tuple[int, ...]) -> float:
-    """How far (work pixels) a motion moves the picture's corners at most."""
-    h, w = shape[:2]
-    corners = np.float32([[0, 0, 1], [w, 0, 1], [0, h, 1], [w, h, 1]])
-    return float(np.abs(corners @ motion.T - corners[:, :2]).max())
-
-
 _NEIGHBOURS = np.ones((3, 3), np.uint8)
 _AROUND = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.float32)  # the 8 neighbours
 _PATCH = np.ones((2, 2), np.uint8)
-SHIFT_FLOOR = 0.03  # work pixels: a smaller global shift found is the noise of the estimate
 RIM_BETTER = 1.02  # undoing a shift must not make the picture's edge match worse, by more than
 # its noise: a shake of 0.03-0.1 work px barely changes a dim rim, and undoing the true shake
 # left it "worse" in 46% of such frame pairs of the shaking-camera recordings (1.0 to 1.25;
@@ -224,7 +135,7 @@ def changed_pixels(
     dx, dy = shift_between(a, b, shake)
     tried = []
     if np.hypot(dx, dy) >= SHIFT_FLOOR:
-        shift = _shift_map(dx, dy)
+        shift = shift_map(dx, dy)
         tried.append((shift, _changed(a, b, everywhere, level, like, shift)))
     still_rim = None  # the picture's edge error with nothing undone, worked out once
     refined, refined_rim = None, None  # a finer motion than the shift, and its edge error
@@ -233,14 +144,14 @@ def changed_pixels(
         # a turn only where the picture's edge confirms it: dice creeping alone also give ECC
         # a small motion, which makes the edge match worse
         if refined is not None:
-            still_rim = _rim_error(a, b, None)
-            refined_rim = _rim_error(a, b, refined)
+            still_rim = rim_error(a, b, None)
+            refined_rim = rim_error(a, b, refined)
             if refined_rim < RIM_BETTER * still_rim:
                 tried.append((refined, _changed(a, b, everywhere, level, like, refined)))
     if not tried:
         return plain
     if still_rim is None:
-        still_rim = _rim_error(a, b, None)
+        still_rim = rim_error(a, b, None)
     motion, after = min(tried, key=lambda t: cv2.countNonZero(t[1]))  # explains the most
     # taken when undoing it makes the picture's edge match better, where only the camera moves,
     # or when it explains the change over the whole picture at several places apart (dice and
@@ -248,7 +159,7 @@ def changed_pixels(
     # shift, but neither of these
     rim = refined_rim if motion is refined and refined_rim is not None else None
     if rim is None:
-        rim = _rim_error(a, b, motion)
+        rim = rim_error(a, b, motion)
     seen_at_edge = rim < RIM_BETTER * still_rim
     if not seen_at_edge and (
         10 * cv2.countNonZero(after) > cv2.countNonZero(before)
@@ -272,7 +183,7 @@ def _jitter(
     the edge does not contradict it. A plain edge cannot confirm a shift, and a codec leaves a
     plain edge as it was while the camera moves; an edge with texture that stood still while a
     die moved matches far worse once the shift is undone (RIM_WORSE)."""
-    return _reach(motion, shape) <= jitter and rim <= RIM_WORSE * still_rim
+    return reach(motion, shape) <= jitter and rim <= RIM_WORSE * still_rim
 
 
 def _changed(
@@ -284,7 +195,7 @@ def _changed(
     shift: np.ndarray | None,
 ) -> np.ndarray:
     if shift is not None:
-        b = _move(b, shift)
+        b = move(b, shift)
     gain = tuple(
         mean_a / mean_b if mean_b > 1.0 else 1.0
         for mean_a, mean_b in zip(cv2.mean(a, like), cv2.mean(b, like), strict=True)
@@ -301,7 +212,7 @@ def _changed(
         # under shake a die that moves changes a patch, not a speck at a pip's rim
         differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, _PATCH)
         # what the shake brought into view at the picture's edge is new
-        r = int(np.ceil(_reach(shift, a.shape))) + 1
+        r = int(np.ceil(reach(shift, a.shape))) + 1
         differs[:r], differs[-r:], differs[:, :r], differs[:, -r:] = 0, 0, 0, 0
     return cv2.bitwise_and(differs, mask)
 
@@ -311,7 +222,7 @@ def beyond(outside: np.ndarray, level: float) -> np.ndarray:
     should be, grey or per channel: then their mean) exceeds `level`, a pixel none of whose
     neighbours does dropped: a moving die changes a patch or at least a line of its edge,
     sensor noise and a JPEG block's corner a lone pixel."""
-    excess = _grey(outside)
+    excess = grey(outside)
     differs = cv2.compare(excess, level, cv2.CMP_GT)
     neighbours = cv2.filter2D(differs // 255, -1, _AROUND, borderType=cv2.BORDER_CONSTANT)
     return cv2.bitwise_and(differs, cv2.compare(neighbours, 0, cv2.CMP_GT))

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from tests.vision.test_settle import THREE, Drawn, felt, scene
-from vision import motion
+from vision import shake
 from vision.calibration import Calibration
 from vision.settle import SettleConfig, SettleDetector, SettleState
 
@@ -165,7 +165,7 @@ def test_with_the_shift_alone_a_hand_held_camera_keeps_interrupting(monkeypatch)
     """The turn is what the refinement undoes: with the shift alone (no turn or zoom taken),
     the same hand-held frames fall back to moving now and then, each time delaying the read
     by the settling time."""
-    monkeypatch.setattr(motion, "TURN", 0.0)
+    monkeypatch.setattr(shake, "TURN", 0.0)
     seeds = (2, 3, 4)
     interrupted = 0
     for seed in seeds:
