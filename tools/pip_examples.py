@@ -134,7 +134,7 @@ def template_pips(frame, value: int, box) -> list[tuple[float, float, float]] | 
         at = cv2.remap(m, px.reshape(rows, -1), py.reshape(rows, -1), cv2.INTER_LINEAR)
         at = at.reshape(places.shape)
         weakest = at[..., has].min(axis=-1)
-        plain = at[..., ~has].max(axis=-1) if (~has).any() else np.zeros_like(weakest)
+        plain = at[..., ~has].max(axis=-1)  # a 2-6 leaves 3-7 of the nine places plain
         score = weakest - TEMPLATE_MARGIN * plain
         k = np.unravel_index(int(np.argmax(score)), score.shape)
         sure = weakest[k] >= TEMPLATE_CONTRAST and score[k] > 0
