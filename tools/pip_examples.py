@@ -42,13 +42,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchmarks.eval_photos import DEFAULT_DATA, load_labels, photo_sets, split  # noqa: E402
 from vision.dice_net import find_dice  # noqa: E402
 from vision.face import box_outline  # noqa: E402
-from vision.face_patches import face_patch_of  # noqa: E402
+from vision.face_patches import blob_patch, face_patch_of  # noqa: E402
 from vision.faces import fit_face, grid, layout_of  # noqa: E402
 from vision.params import PARAMS, PipParams  # noqa: E402
 from vision.pip_fit import fit_pips, places, tilt  # noqa: E402
 from vision.pip_net import die_patch  # noqa: E402
 from vision.reframe import search_spots, searches  # noqa: E402
-from vision.top_face import find_face  # noqa: E402
+from vision.top_face import Face, find_face  # noqa: E402
 from vision.types import Candidate  # noqa: E402
 
 CROP_PX = 48  # px per box side in the stored crop
@@ -78,56 +78,50 @@ def _loose_fit(spots, value: int, p: PipParams):
     return fit
 
 
-TEMPLATE_PX = 32  # px per box side the labelled layout is fitted at
 TEMPLATE_TURNS = np.radians(np.arange(0, 180, 3))  # the layout's turn (a 2, 3 or 6 has no
 # quarter-turn symmetry)
 TEMPLATE_STEPS = np.linspace(0.14, 0.26, 7)  # pip spacing, box sides (a face is 0.7-0.9 of its
 # box, a pip spacing 0.2-0.3 of a face)
 TEMPLATE_SHIFTS = np.linspace(-0.12, 0.12, 9)  # the layout's centre from the box's, box sides
-TEMPLATE_CONTRAST = 4.0  # Lab units the faintest pip must stand out by
-TEMPLATE_MARGIN = 2.0  # ...and that many times the strongest plain place of the nine
+TEMPLATE_FACE = 0.75  # the top face, box sides, whose colour the pips differ from (a top face
+# spans 0.65-0.8 of the box a die is labelled by)
+TEMPLATE_MARGIN = 2.0  # every pip place responds by that many times the strongest plain place
+# of the nine
 TEMPLATE_PEAK = 0.3  # each pip's spot peaks within this many pip steps of its place (the
 # geometric reading's fit error is 0.35 at most)
 
 
-def template_pips(frame, value: int, box) -> list[tuple[float, float, float]] | None:
+def template_pips(
+    frame, value: int, box, p: PipParams = PARAMS.pips
+) -> list[tuple[float, float, float]] | None:
     """[(x, y, radius)] frame px of the labelled die's pips where spot finding reads nothing:
-    the layout of the labelled value fitted whole, as a template, to how far each pixel
-    differs from the face's colour along one Lab axis (+L, -L, +a, -a, +b, -b). Spots that run
-    together (red pips on a blue die, whose colour a JPEG keeps at half resolution) still
-    have their strongest response at their places. Taken only where every pip place of the
-    layout stands out (TEMPLATE_CONTRAST) and by TEMPLATE_MARGIN times more than the plain
-    places of the nine: the label says how many pips, this where. Dev time only: it knows the
-    value. Not for a 1: one spot has no layout to place it, nor a size of a pip of its die."""
+    the layout of the labelled value fitted whole, as a template, to the round spots of a
+    pip's size along each Lab axis (+L, -L, +a, -a, +b, -b: face_patches.blob_patch, on the
+    top face the labelled box holds). Spots that run together (red pips on a blue die, whose
+    colour a JPEG keeps at half resolution) still have their strongest response at their
+    places. Taken only where every pip place of the layout stands out as a pip must in the
+    reading (`min_contrast`) and by TEMPLATE_MARGIN times more than the plain places of the
+    nine: the label says how many pips, this where. Dev time only: it knows the value. Not
+    for a 1: one spot has no layout to place it, nor a size of a pip of its die."""
     if value == 1:
         return None
     x0, y0, x1, y1 = box
-    centre = ((x0 + x1) / 2, (y0 + y1) / 2)
     size = math.sqrt(max(x1 - x0, 1) * max(y1 - y0, 1))
-    patch, matrix = die_patch(frame, centre, size, TEMPLATE_PX, 1.0)
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab[..., 0] *= 100 / 255
-    lab[..., 1:] -= 128
-    inner = lab[TEMPLATE_PX // 4 : -TEMPLATE_PX // 4, TEMPLATE_PX // 4 : -TEMPLATE_PX // 4]
-    away = lab - np.median(inner.reshape(-1, 3), axis=0)
-    maps = []
-    for c in range(3):
-        for sign in (1, -1):
-            m = np.maximum(sign * away[..., c], 0)
-            # a spot of a pip's size (0.05 box sides a radius) against what lies around it:
-            # the table beyond the die's edge differs from its face too, but widely
-            pip = cv2.GaussianBlur(m, (0, 0), 0.05 * TEMPLATE_PX)
-            maps.append(np.maximum(pip - cv2.GaussianBlur(m, (0, 0), 0.15 * TEMPLATE_PX), 0))
+    face = Face(((x0 + x1) / 2, (y0 + y1) / 2), TEMPLATE_FACE * size, 0.0, 1.0, TEMPLATE_FACE)
+    patch = face_patch_of(frame, face, p)
+    box_px = p.face_px / TEMPLATE_FACE
+    maps = [blob_patch(patch, axis, p).distance for axis in range(6)]
+    side = patch.grey.shape[0]
     layout = set(layout_of(value))
     nine = grid(1.0)
     has = np.array([z in layout for z in nine])
     turns = np.exp(1j * TEMPLATE_TURNS)[:, None, None, None]
     steps = TEMPLATE_STEPS[None, :, None, None]
     shifts = (TEMPLATE_SHIFTS[:, None] + 1j * TEMPLATE_SHIFTS[None, :]).ravel()
-    places = (shifts[None, None, :, None] + steps * turns * np.array(nine)) * TEMPLATE_PX
-    places += TEMPLATE_PX / 2 * (1 + 1j)  # die_patch puts the box's centre there
-    px = np.clip(places.real, 0, TEMPLATE_PX - 1).astype(np.float32)
-    py = np.clip(places.imag, 0, TEMPLATE_PX - 1).astype(np.float32)
+    places = (shifts[None, None, :, None] + steps * turns * np.array(nine)) * box_px
+    places += side / 2 * (1 + 1j)  # the patch's centre is the box's
+    px = np.clip(places.real, 0, side - 1).astype(np.float32)
+    py = np.clip(places.imag, 0, side - 1).astype(np.float32)
     best = None
     for m in maps:
         rows = places.shape[0] * places.shape[1]  # remap takes under 32,767 rows
@@ -137,9 +131,9 @@ def template_pips(frame, value: int, box) -> list[tuple[float, float, float]] | 
         plain = at[..., ~has].max(axis=-1)  # a 2-6 leaves 3-7 of the nine places plain
         score = weakest - TEMPLATE_MARGIN * plain
         k = np.unravel_index(int(np.argmax(score)), score.shape)
-        sure = weakest[k] >= TEMPLATE_CONTRAST and score[k] > 0
+        sure = weakest[k] >= p.min_contrast and score[k] > 0
         if sure and (best is None or score[k] > best[0]):
-            best = (float(score[k]), places[k][has], TEMPLATE_STEPS[k[1]] * TEMPLATE_PX, m)
+            best = (float(score[k]), places[k][has], TEMPLATE_STEPS[k[1]] * box_px, m)
     if best is None:
         return None
     _, fitted, step, m = best
@@ -147,8 +141,9 @@ def template_pips(frame, value: int, box) -> list[tuple[float, float, float]] | 
     peaks = [_peak(m, z, TEMPLATE_PEAK * step) for z in fitted]
     if any(abs(q - z) >= TEMPLATE_PEAK * step for q, z in zip(peaks, fitted, strict=True)):
         return None
-    inverse = cv2.invertAffineTransform(matrix)
-    radius = 0.3 * step / TEMPLATE_PX * size  # a pip's diameter is 0.6 of a step (geometry)
+    assert patch.matrix is not None
+    inverse = cv2.invertAffineTransform(patch.matrix)
+    radius = 0.3 * step / box_px * size  # a pip's diameter is 0.6 of a step (geometry)
     return [(*(inverse @ np.array([q.real, q.imag, 1.0])), radius) for q in peaks]
 
 
@@ -167,7 +162,7 @@ def label_pips(frame, value: int, box, template: bool = False, p: PipParams = PA
     reading's searches (spot_pips) read nothing and, with `template`, the labelled layout
     fitted whole (template_pips) places none."""
     found = spot_pips(frame, value, box, p)
-    return template_pips(frame, value, box) if found is None and template else found
+    return template_pips(frame, value, box, p) if found is None and template else found
 
 
 def spot_pips(frame, value: int, box, p: PipParams = PARAMS.pips):
