@@ -1,7 +1,7 @@
 """Per labelled die, which stage of the reader lost it (development photos only).
 
 Usage: .venv/bin/python benchmarks/diagnose_dice.py [--set NAME] [--part dev|held-out|all]
-       [--why] [--montage PNG]
+       [--why] [--searches] [--montage PNG]
 
 For each labelled die: the candidate whose centre lies in its box (nearest first), then what
 each reading said of it. Prints one table per set:
@@ -12,9 +12,12 @@ each reading said of it. Prints one table per set:
 Use it to see where recall is lost before changing anything; tune on `dev` only.
 
 `--why` adds, for the dice the classifier reads right and surely but the pip reading refuses,
-how often each refusal was given (its detail, numbers left out): the geometric check that costs
-most recall. `--montage PNG` draws those dice (a crop of 1.6 label boxes each, the label's value
-in its corner, at most 16 rows of 12) so the failures can be looked at, not only counted.
+how often each refusal was given (its detail, numbers left out): the reason of the first search,
+on the face found by colour. `--searches` adds, for the same dice, in what share of all the
+searches the reading tries (vision/reframe.py: every framing, colour axis, blob and learned map)
+the labelled number of pip-like spots was found: whether their pips are found at all.
+`--montage PNG` draws those dice (a crop of 1.6 label boxes each, the label's value in its
+corner, at most 16 rows of 12) so the failures can be looked at, not only counted.
 """
 
 from __future__ import annotations
@@ -32,8 +35,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from benchmarks.eval_photos import DEFAULT_DATA, load_labels, photo_sets, split  # noqa: E402
+from vision.face import top_face_of  # noqa: E402
+from vision.face_patches import face_patch_of  # noqa: E402
 from vision.params import PARAMS  # noqa: E402
+from vision.pip_net import PipNet  # noqa: E402
 from vision.reader import inspect  # noqa: E402
+from vision.reframe import search_spots, searches  # noqa: E402
 from vision.top_face import resample  # noqa: E402
 
 
@@ -80,7 +87,26 @@ def montage(tiles: list[np.ndarray], rows: int = 16) -> np.ndarray:
     return np.vstack([np.hstack(tiles[i : i + ROW]) for i in range(0, len(tiles), ROW)])
 
 
-def diagnose(images: dict, tiles: list[np.ndarray] | None = None) -> Counter:
+def right_counts(frame: np.ndarray, candidate, value: int) -> tuple[int, int]:
+    """(searches that split the labelled number of pip-like spots, searches tried) on the
+    candidate, over reframe.searches (the map's own framing left out)."""
+    p = PARAMS.pips
+    face = top_face_of(frame, candidate, p)
+    if face is None:
+        return 0, 0
+    pip_map = PipNet.load().pip_map(frame, candidate.centre, candidate.size)
+    patches: dict = {}
+    right = tried = 0
+    for again, search in searches(frame, candidate, face, p):
+        if again not in patches:
+            patches[again] = face_patch_of(frame, again, p)
+        spots = search_spots(frame, again, search, patches[again], p, pip_map)
+        right += len(spots.centres) == value
+        tried += 1
+    return right, tried
+
+
+def diagnose(images: dict, tiles: list[np.ndarray] | None = None, counts: bool = False) -> Counter:
     """Per-die counts of what each stage said (keys as printed); refused dice the classifier
     read surely are also counted by refusal ("why: ...") and drawn into `tiles` if given."""
     c: Counter = Counter()
@@ -113,6 +139,11 @@ def diagnose(images: dict, tiles: list[np.ndarray] | None = None) -> Counter:
                 c[f"why: {r.reason}: {refusal(r.detail)}"] += 1
                 if tiles is not None:
                     tiles.append(tile(frame, box))
+                if counts:
+                    right, tried = right_counts(frame, v.candidate, value)
+                    share = right / max(tried, 1)
+                    band = "none" if right == 0 else "under 1/10" if share < 0.1 else "1/10 or more"
+                    c[f"count: the labelled count in {band} of the searches"] += 1
     return c
 
 
@@ -123,15 +154,18 @@ def main() -> int:
     parser.add_argument("--part", choices=("dev", "held-out", "all"), default="dev")
     parser.add_argument("--why", action="store_true", help="count the pip reading's refusals")
     parser.add_argument("--montage", type=Path, help="draw the dice it refused into this PNG")
+    parser.add_argument(
+        "--searches", action="store_true", help="how often any search finds their pip count"
+    )
     args = parser.parse_args()
     tiles: list[np.ndarray] | None = [] if args.montage else None
     for set_dir in photo_sets(args.data, args.set):
         images = load_labels(set_dir)
         dev, held = split(images)
         part = {"dev": dev, "held-out": held, "all": images}[args.part]
-        c = diagnose(part, tiles)
+        c = diagnose(part, tiles, args.searches)
         print(f"## {set_dir.name} ({args.part})")
-        for key in sorted(k for k in c if not k.startswith("why: ")):
+        for key in sorted(k for k in c if not k.startswith(("why: ", "count: "))):
             print(f"  {key}: {c[key]} ({100 * c[key] / max(c['labelled'], 1):.1f}%)")
         if args.why:
             print("  refused by the pip reading, the classifier right and sure:")
@@ -139,6 +173,10 @@ def main() -> int:
                 ((k, n) for k, n in c.items() if k.startswith("why: ")), key=lambda kn: -kn[1]
             ):
                 print(f"    {n:4d}  {key[5:]}")
+        if args.searches:
+            print("  the same dice, by how often a search splits their labelled number of spots:")
+            for key in sorted(k for k in c if k.startswith("count: ")):
+                print(f"    {c[key]:4d}  {key[7:]}")
     if args.montage:
         cv2.imwrite(str(args.montage), montage(tiles or []))
         print(f"{len(tiles or [])} refused dice drawn into {args.montage}")

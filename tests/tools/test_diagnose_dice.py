@@ -1,10 +1,13 @@
-"""benchmarks/diagnose_dice.py: the refusal counts and the montage of refused dice."""
+"""benchmarks/diagnose_dice.py: the refusal counts, how often the searches find a die's pips,
+and the montage of refused dice."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
-from benchmarks.diagnose_dice import ROW, TILE, montage, refusal, tile
+from benchmarks.diagnose_dice import ROW, TILE, montage, refusal, right_counts, tile
+from vision.types import Candidate
 
 
 def test_refusal_keeps_the_check_and_drops_its_numbers() -> None:
@@ -32,3 +35,17 @@ def test_montage_fills_rows_and_caps_them() -> None:
     assert image[TILE, TILE].sum() == 0  # the second row's blank
     assert montage(tiles * 40, rows=2).shape[0] == 2 * TILE
     assert montage([]).shape == (TILE, TILE * ROW, 3)
+
+
+def test_right_counts_finds_a_drawn_faces_pips_and_none_on_a_plain_table() -> None:
+    frame = np.full((240, 240, 3), (60, 110, 40), np.uint8)  # green felt
+    cv2.rectangle(frame, (90, 90), (150, 150), (225, 232, 239), -1)  # an ivory die, 60 px
+    for dx, dy in ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)):  # a 5
+        cv2.circle(frame, (120 + 17 * dx, 120 + 17 * dy), 6, (20, 24, 28), -1, cv2.LINE_AA)
+    die = Candidate((120.0, 120.0), 66.0, 0.9)
+    right, tried = right_counts(frame, die, 5)
+    assert tried > 20
+    assert right >= tried // 4  # a clean face's five pips are found often
+    assert right_counts(frame, die, 4)[0] <= right // 4  # four, where a framing cuts one off
+    plain = np.full_like(frame, (60, 110, 40))
+    assert right_counts(plain, die, 5)[0] == 0
