@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from kiosk import gamelog as gamelog_module
+from kiosk import logstore
 from kiosk.gamelog import DB_NAME
 from kiosk.rules import find_variant
 from kiosk.worker import RollRead
@@ -48,7 +48,7 @@ def read(kiosk, *values: int) -> None:
 
 @pytest.fixture
 def kiosk(tmp_path, monkeypatch):
-    monkeypatch.setattr(gamelog_module, "RETRY_SECONDS", 0.2)
+    monkeypatch.setattr(logstore, "RETRY_SECONDS", 0.2)
     k = headless_kiosk(tmp_path, Camera(), Clock())
     k.log.start_writer()  # as app.build() does
     threads: list[tuple[str, str]] = []
