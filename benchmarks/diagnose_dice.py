@@ -36,11 +36,9 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.eval_photos import DEFAULT_DATA, load_labels, photo_sets, split  # noqa: E402
 from vision.face import top_face_of  # noqa: E402
-from vision.face_patches import face_patch_of  # noqa: E402
 from vision.params import PARAMS  # noqa: E402
-from vision.pip_net import PipNet  # noqa: E402
 from vision.reader import inspect  # noqa: E402
-from vision.reframe import search_spots, searches  # noqa: E402
+from vision.reframe import Splits, searches  # noqa: E402
 from vision.top_face import resample  # noqa: E402
 
 
@@ -94,16 +92,10 @@ def right_counts(frame: np.ndarray, candidate, value: int) -> tuple[int, int]:
     face = top_face_of(frame, candidate, p)
     if face is None:
         return 0, 0
-    pip_map = PipNet.load().pip_map(frame, candidate.centre, candidate.size)
-    patches: dict = {}
-    right = tried = 0
-    for again, search in searches(frame, candidate, face, p):
-        if again not in patches:
-            patches[again] = face_patch_of(frame, again, p)
-        spots = search_spots(frame, again, search, patches[again], p, pip_map)
-        right += len(spots.centres) == value
-        tried += 1
-    return right, tried
+    split = Splits(frame, candidate, p)
+    tries = searches(frame, candidate, face, p)
+    right = sum(len(split.spots(again, search).centres) == value for again, search in tries)
+    return right, len(tries)
 
 
 def diagnose(images: dict, tiles: list[np.ndarray] | None = None, counts: bool = False) -> Counter:

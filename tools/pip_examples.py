@@ -47,7 +47,7 @@ from vision.faces import fit_face, grid, layout_of  # noqa: E402
 from vision.params import PARAMS, PipParams  # noqa: E402
 from vision.pip_fit import fit_pips, places, tilt  # noqa: E402
 from vision.pip_net import die_patch  # noqa: E402
-from vision.reframe import search_spots, searches  # noqa: E402
+from vision.reframe import Splits, searches  # noqa: E402
 from vision.top_face import Face, find_face  # noqa: E402
 from vision.types import Candidate  # noqa: E402
 
@@ -177,10 +177,11 @@ def spot_pips(frame, value: int, box, p: PipParams = PARAMS.pips):
         return None
     colour_only = replace(p, learned=False)  # the pips the map is to learn: not its own
     tries = [(face, ("colour", -1)), *searches(frame, candidate, face, colour_only)]
+    split = Splits(frame, candidate, p)
     found = None
     for strict in (True, False):
         for f, search in tries:
-            spots = search_spots(frame, f, search, face_patch_of(frame, f, p), p)
+            spots = split.spots(f, search)
             fit = fit_pips(spots, p)[0] if strict else _loose_fit(spots, value, p)
             if fit is not None and fit.value == value:
                 found = f, spots, fit

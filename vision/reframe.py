@@ -88,6 +88,24 @@ def search_spots(
     return find_spots(frame, face, p, axis, patch)
 
 
+class Splits:
+    """The spots each search splits from a candidate's faces: each face resampled once for all
+    its searches, and the pip finder run once, when a learned search first needs its map."""
+
+    def __init__(self, frame: np.ndarray, candidate: Candidate, p: PipParams = PARAMS.pips):
+        self.frame, self.candidate, self.p = frame, candidate, p
+        self.patches: dict[Face, FacePatch] = {}
+        self.pip_map: PipMap | None = None
+
+    def spots(self, face: Face, search: Search) -> Spots:
+        if face not in self.patches:
+            self.patches[face] = face_patch_of(self.frame, face, self.p)
+        if search[0] == "learned" and self.pip_map is None:
+            c = self.candidate
+            self.pip_map = PipNet.load().pip_map(self.frame, c.centre, c.size)
+        return search_spots(self.frame, face, search, self.patches[face], self.p, self.pip_map)
+
+
 def _boxed(
     face: Face,
     candidate: Candidate,
@@ -122,15 +140,10 @@ def reframed(
     (layout.map_spots), as the colour's face and spots may be turned or off where the map's
     are not. Each reading must pass every check of fit_pips; the first that does is taken,
     else the face found stands."""
-    patches: dict[Face, FacePatch] = {}
-    maps: list[PipMap] = []
+    split = Splits(frame, candidate, p)
 
     def attempt(again: Face, search: Search) -> tuple[Spots, FaceFit | None]:
-        if again not in patches:
-            patches[again] = face_patch_of(frame, again, p)
-        if search[0] == "learned" and not maps:
-            maps.append(PipNet.load().pip_map(frame, candidate.centre, candidate.size))
-        found = search_spots(frame, again, search, patches[again], p, maps[0] if maps else None)
+        found = split.spots(again, search)
         fit, _ = fit_pips(found, p)
         if fit is None and (pips := without_flecks(found, p)) is not None:
             found, (fit, _) = pips, fit_pips(pips, p)
@@ -142,8 +155,8 @@ def reframed(
         found, fit = attempt(again, search)
         if fit is not None:
             return again, found, fit
-    if maps:  # the map's own layout frames the face
-        layout = lay_out(*map_spots(maps[0], p), candidate, p)
+    if split.pip_map is not None:  # the map's own layout frames the face
+        layout = lay_out(*map_spots(split.pip_map, p), candidate, p)
         for again in _boxed(face, candidate, [layout] if layout else [], p):
             found, fit = attempt(again, ("learned", -1))
             if fit is not None:
