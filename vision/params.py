@@ -23,6 +23,13 @@ class FrameParams:
     min_contrast: int = 12  # grey levels between the 2nd and 98th percentiles (camera)
     black: int = 25  # grey level under which the 98th percentile means a dark frame (camera)
     saturated: int = 245  # grey level over which the 2nd percentile means a blown frame (camera)
+    die_contrast: int = 64  # levels between the darkest and brightest spots of a frame that
+    # looks black or flat, in the channel they differ most, over which it holds dice to read
+    # (image._span: dice on black felt, on plain paper). Chosen: a quarter of the range; the
+    # development photos at 0.15 of their light span 38 or less, and the reader misreads there
+    # (one byler 6 read as a 5, four matteop65 dice left out)
+    least_die: int = 15  # px: the smallest die a frame may show; a spot of half its side counts
+    # as a die's, a lone pixel does not (chosen: the reader's range, 15-400 px)
     max_pixels: int = 40_000_000  # a file larger than this is refused before decoding (chosen)
     decode_pixels: int = 4_200_000  # a photo larger than this is decoded reduced by 2, 4 or 8
     # (chosen: a 2592x1944 fits; a 40 Mpx file decoded whole takes 120 MB)
