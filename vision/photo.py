@@ -100,8 +100,16 @@ def clutter(candidate: Candidate, guess: FaceGuess, p: Params = PARAMS) -> bool:
 
 def _own_spots(frame: np.ndarray, candidate: Candidate, faces: list[Face], p: Params) -> bool:
     """Does a pip-like spot lie in the candidate's box that is no read die's own (on its face,
-    widened by `strays.own_margin`)? A box between dice takes in their pips."""
-    centres, _ = box_spots(frame, candidate, p.pips)
+    widened by `strays.own_margin`)? A box between dice takes in their pips. Where dice were
+    read, a spot is pip-like only of the size their faces give a pip (`strays.pip` face sides,
+    give or take `strays.size_ratio`, as strays.stray_pips holds it): a die of this table has
+    pips of its set's size, a cable's sheen or a speck of a desk's grain has not."""
+    centres, diameters = box_spots(frame, candidate, p.pips)
+    if faces:
+        pip = p.strays.pip * float(np.median([face.side for face in faces]))
+        px = diameters * candidate.size
+        alike = (px >= pip / p.strays.size_ratio) & (px <= pip * p.strays.size_ratio)
+        centres = centres[alike]
     for x, y in candidate.centre + centres * candidate.size:
         if not any(on_face(face, x, y, p.strays.own_margin) for face in faces):
             return True
