@@ -123,12 +123,13 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
     chance, and neither learned model sees a die), or, the finder sure, no pip-like spot lies
     on the face nor anywhere in the box but on a read die's face (a shoe, a chair leg, the
     shadow between two dice: every face of a die has pips, and a leaning die shows at least
-    one face), or, whatever the finder says, it is less than `photo.smaller` the size of every
-    die both readings read in the photo (a carpet's tuft, a pip of a large die) or more than
-    its inverse times the largest (a chair, a boot): the dice read fix the scale of the dice
-    on this table. Under
-    `photo.tiny` their size it is left out whatever either reading says of it: a die of the set
-    that small lies far off the table. In the kiosk a die is told from clutter by the empty tray
+    one face; where dice were read, pip-like is of their pips' size, `_own_spots`, and the
+    spots the pip reading split off the face count only so), or, whatever the finder says,
+    it is less than `photo.smaller` the size of every die both readings read in the photo (a
+    carpet's tuft, a pip of a large die) or more than its inverse times the largest (a chair,
+    a boot): the dice read fix the scale of the dice on this table. Under `photo.tiny` their
+    size it is left out whatever either reading says of it: a die of the set that small lies
+    far off the table. In the kiosk a die is told from clutter by the empty tray
     and its size by the calibration; a hand-held photo has neither."""
     read = [v.candidate.size for v in verdicts if v.die is not None]
     faces = [v.pips.face for v in verdicts if v.die is not None and v.pips and v.pips.face]
@@ -146,7 +147,7 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
         elif (
             no_face
             and r.value is None
-            and r.spots == 0
+            and (r.spots == 0 or bool(faces))
             and r.reason in (RerollReason.UNREADABLE, RerollReason.COCKED)
             and not _own_spots(frame, v.candidate, faces, p)
         ):
