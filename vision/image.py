@@ -144,13 +144,12 @@ def _span(frame: np.ndarray, least_die: int) -> int:
     half = cv2.medianBlur(half, 3)  # a stuck pixel is gone
     cells = (max(w // _CELL, 1), max(h // _CELL, 1))
     small = cv2.resize(half, cells, interpolation=cv2.INTER_AREA)
-    n = max(int((least_die / (2 * _CELL)) ** 2), 1)
+    spot = min(max(int((least_die / (2 * _CELL)) ** 2), 1), small.shape[0] * small.shape[1])
     spans = []
     for channel in cv2.split(small):
-        counts = np.cumsum(np.bincount(channel.ravel(), minlength=256))
-        n_ = min(n, int(counts[-1]))
-        darkest = int(np.searchsorted(counts, n_))
-        brightest = int(np.searchsorted(counts, counts[-1] - n_ + 1))
+        below = np.cumsum(np.bincount(channel.ravel(), minlength=256))  # cells at or under
+        darkest = int(np.searchsorted(below, spot))  # the level `spot` cells reach down to
+        brightest = int(np.searchsorted(below, below[-1] - spot + 1))  # ...and up to
         spans.append(brightest - darkest)
     return max(spans)
 
