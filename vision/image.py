@@ -129,8 +129,8 @@ def frame_problem(frame: object, p: FrameParams = PARAMS.frame) -> str | None:
 
 
 _CELL = 4  # px a side of the squares _span averages (the frame halved, each pixel then the
-# median of its neighbours, halved again): sensor noise fades, a stuck pixel is gone, a die of
-# `least_die` fills a few
+# median of its neighbours, halved again, `halve`): sensor noise fades, a stuck pixel is gone,
+# a die of `least_die` fills a few
 
 
 def _span(frame: np.ndarray, least_die: int) -> int:
@@ -139,11 +139,7 @@ def _span(frame: np.ndarray, least_die: int) -> int:
     what one small die shows against a plain surface (a red die on white paper differs in
     blue and green), and no lone pixel. About 2.5 ms at 1280x720 on one core, so only for
     frames the sparse look doubts."""
-    h, w = frame.shape[:2]
-    half = cv2.resize(frame, (max(w // 2, 1), max(h // 2, 1)), interpolation=cv2.INTER_LINEAR)
-    half = cv2.medianBlur(half, 3)  # a stuck pixel is gone
-    cells = (max(w // _CELL, 1), max(h // _CELL, 1))
-    small = cv2.resize(half, cells, interpolation=cv2.INTER_AREA)
+    small = halve(cv2.medianBlur(halve(frame), 3))  # _CELL px squares; a stuck pixel is gone
     spot = min(max(int((least_die / (2 * _CELL)) ** 2), 1), small.shape[0] * small.shape[1])
     spans = []
     for channel in cv2.split(small):

@@ -25,7 +25,7 @@ from vision.face import kiosk_leaning
 from vision.layout import box_spots
 from vision.params import PARAMS, Params
 from vision.reading import RerollReason
-from vision.strays import on_face
+from vision.strays import on_face, pip_sized
 from vision.top_face import Face
 from vision.types import Candidate, DieVerdict, FaceGuess, Leaning, PipReading
 
@@ -101,15 +101,13 @@ def clutter(candidate: Candidate, guess: FaceGuess, p: Params = PARAMS) -> bool:
 def _own_spots(frame: np.ndarray, candidate: Candidate, faces: list[Face], p: Params) -> bool:
     """Does a pip-like spot lie in the candidate's box that is no read die's own (on its face,
     widened by `strays.own_margin`)? A box between dice takes in their pips. Where dice were
-    read, a spot is pip-like only of the size their faces give a pip (`strays.pip` face sides,
-    give or take `strays.size_ratio`, as strays.stray_pips holds it): a die of this table has
-    pips of its set's size, a cable's sheen or a speck of a desk's grain has not."""
+    read, a spot is pip-like only of the size their faces give a pip (strays.pip_sized, as the
+    stray search holds it): a die of this table has pips of its set's size, a cable's sheen or
+    a speck of a desk's grain has not."""
     centres, diameters = box_spots(frame, candidate, p.pips)
     if faces:
-        pip = p.strays.pip * float(np.median([face.side for face in faces]))
-        px = diameters * candidate.size
-        alike = (px >= pip / p.strays.size_ratio) & (px <= pip * p.strays.size_ratio)
-        centres = centres[alike]
+        side = float(np.median([face.side for face in faces]))
+        centres = centres[pip_sized(diameters * candidate.size, side, p)]
     for x, y in candidate.centre + centres * candidate.size:
         if not any(on_face(face, x, y, p.strays.own_margin) for face in faces):
             return True
@@ -129,8 +127,8 @@ def pipless(frame: np.ndarray, verdicts: list[DieVerdict], p: Params = PARAMS) -
     carpet's tuft, a pip of a large die) or more than its inverse times the largest (a chair,
     a boot): the dice read fix the scale of the dice on this table. Under `photo.tiny` their
     size it is left out whatever either reading says of it: a die of the set that small lies
-    far off the table. In the kiosk a die is told from clutter by the empty tray
-    and its size by the calibration; a hand-held photo has neither."""
+    far off the table. In the kiosk a die is told from clutter by the empty tray and its size
+    by the calibration; a hand-held photo has neither."""
     read = [v.candidate.size for v in verdicts if v.die is not None]
     faces = [v.pips.face for v in verdicts if v.die is not None and v.pips and v.pips.face]
     smallest = min(read, default=0.0)

@@ -36,6 +36,14 @@ from vision.top_face import Face
 from vision.types import DieVerdict
 
 
+def pip_sized(diameter, face: float, p: Params = PARAMS):
+    """Is a spot `diameter` across (a float or an array of them) of a pip's size on a face
+    `face` wide, in the same units? `strays.pip` face sides, give or take `strays.size_ratio`:
+    the dice of one photo are of one set, and its pips of one size."""
+    pip = p.strays.pip * face
+    return (diameter >= pip / p.strays.size_ratio) & (diameter <= pip * p.strays.size_ratio)
+
+
 def stray_pips(
     frame: np.ndarray, verdicts: Sequence[DieVerdict], p: Params = PARAMS
 ) -> list[tuple[float, float]]:
@@ -53,7 +61,6 @@ def stray_pips(
     points = [(x * scale, y * scale) for v in read for x, y in v.pips.pips]
     rows, cols = grey.shape
     at = [(min(max(int(y), 0), rows - 1), min(max(int(x), 0), cols - 1)) for x, y in points]
-    pip = p.strays.pip * face * scale
     taken = [
         (v.candidate.centre, p.strays.clear * max(v.candidate.size, v.die.size if v.die else 0.0))
         for v in verdicts
@@ -71,7 +78,7 @@ def stray_pips(
         for i in range(1, count):
             _, _, w, h, n = stats[i]
             diameter = 2 * np.sqrt(n / np.pi)
-            if not pip / p.strays.size_ratio <= diameter <= pip * p.strays.size_ratio:
+            if not pip_sized(diameter, face * scale, p):
                 continue
             if not is_round(w, h, n, fill=0.5, ratio=1.8):
                 continue  # grain, an edge, a letter
