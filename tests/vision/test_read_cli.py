@@ -93,3 +93,14 @@ def _read_json(tmp_path, frame, capsys) -> str:
     cv2.imwrite(str(path), frame)
     assert main(["read", "--json", str(path)]) == 0
     return capsys.readouterr().out
+
+
+def test_small_dice_on_black_felt_are_read_not_a_bad_frame(tmp_path, capsys):
+    """Three 30 px white dice are 0.3% of a 1280x720 photo of black felt: the photo is read,
+    not refused as a black frame (image.frame_problem)."""
+    felt = synth.Style(body=(225, 225, 220), pip=(20, 20, 20), tray=(8, 8, 10))
+    image = tmp_path / "felt.png"
+    cv2.imwrite(str(image), synth.three_dice((1, 4, 5), felt, side=30.0, width=1280, height=720))
+    assert main(["read", "--json", str(image)]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["status"] == "ok" and answer["sum"] == 10, answer
