@@ -9,6 +9,7 @@ face.read_pips refuses such a reading as `glare`.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.colour import median
@@ -24,14 +25,41 @@ def glare_hides_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pip
     turn) and whose other pips would all lie on glared places. A highlight on the middle of a
     4 may hide a 5, one on the middle of a 2 a 3; one on a single corner of a 1 hides nothing
     (a 3 has two opposite corners), a 6 hides nothing (no face has more pips), and a face
-    glared all over by a bright light hides only what its pips leave room for."""
+    glared all over by a bright light hides only what its pips leave room for: not the places
+    on both sides of a pip seen within the glare (`_between`)."""
     if spots.glare <= p.glared:
         return False
     if fit is None:
         return True
     empty = _clipped(fit, spots, p, pips=False)
     glared = {g for g, share in empty.items() if share > p.glared_place}
-    return any(extra <= glared for extra in hidden_faces(fit.value, fit.lines))
+    a, nine = places(fit, spots, p)
+    at = dict(zip(grid(fit.lines), (z for z, _ in nine), strict=True))
+    around = {  # the glare about each pip read: the clipped face within a pip step of it
+        g: spots.saturated_at(at[g].real, at[g].imag, abs(a), p.saturated) > p.glared_place
+        for g in layout_of(fit.value, fit.lines)
+    }
+    return any(
+        extra <= glared and not any(around[g] and _between(g, extra) for g in around)
+        for extra in hidden_faces(fit.value, fit.lines)
+    )
+
+
+def _between(pip: complex, extra: set[complex]) -> bool:
+    """Does a pip place lie between the places a face of more pips adds (in their convex
+    hull)? A lamp's glint on a flat face is its image in a mirror, as convex as the lamp: one
+    glare over two opposite corners covers the middle between them too, and where a pip read
+    there is seen within that glare, the glare hides no pip (a face glared all over under a
+    bright light: a 1 is no 3 or 5, a 3 no 5). Two glints, one on each corner, with the face
+    between them unclipped, could still hide a 3's corners on a 1 (two lamps): refused."""
+    if len(extra) < 2:
+        return False
+    corners = np.array([[z.real, z.imag] for z in extra], np.float32)
+    hull = cv2.convexHull(corners)
+    if len(hull) < 3:  # the places lie on a line: is the pip on the segment?
+        a, b = complex(*hull[0, 0]), complex(*hull[-1, 0])
+        return abs(abs(pip - a) + abs(pip - b) - abs(a - b)) < 1e-3
+    return cv2.pointPolygonTest(hull, (pip.real, pip.imag), False) >= 0
 
 
 def glare_fakes_pip(fit: FaceFit | None, spots: Spots, p: PipParams = PARAMS.pips) -> bool:

@@ -173,6 +173,16 @@ def glare(
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def spotlight(frame: np.ndarray, centre: tuple[float, float], radius: float, gain: float):
+    """A pool of lamp light `gain` times as bright at its middle, fading at its rim: a light die
+    under it is overexposed, its face clipped white in every channel, while its dark pips,
+    lit alike, stay dark (no mirror's glint: nothing is hidden)."""
+    layer = np.zeros(frame.shape[:2], np.float32)
+    cv2.circle(layer, (round(centre[0]), round(centre[1])), round(radius), 1.0, -1)
+    layer = cv2.GaussianBlur(layer, (0, 0), radius * 0.2)
+    return np.clip(frame * (1 + (gain - 1) * layer[..., None]), 0, 255).astype(np.uint8)
+
+
 def marbled(frame: np.ndarray, style: Style, side: float, seed: int) -> np.ndarray:
     """The die bodies in `frame` swirled dark and light, as marbled dice are, their pips left
     plain: a smooth random field about a fifteenth of a die wide scales the body colour by up to

@@ -363,6 +363,33 @@ def test_glare_on_a_corner_of_the_face_hides_no_pip(value):
         assert roll.ok and sorted(roll.values) == sorted([2, value, 6])
 
 
+@pytest.mark.parametrize("angle", [0, 30])
+@pytest.mark.parametrize("value", [1, 3])
+def test_a_face_overexposed_around_its_middle_pip_is_read(value, angle):
+    """A lamp's pool of light clips a light face white all over while its dark pips stay dark.
+    Glare that covers the middle pip read, and it is seen, hides neither corner beside it: a
+    glint is as convex as its lamp, so a 1 so lit is no 3 and a 3 no 5 (glints._between)."""
+    dice = [
+        DrawnDie(2, (160, 170)),
+        DrawnDie(value, (352, 288), angle=angle),
+        DrawnDie(6, (500, 140), angle=71),
+    ]
+    frame = synth.spotlight(synth.scene(dice), (352, 288), 40, 1.6)
+    assert frame[288 - 10, 352 + 10].min() == 255  # the face beside the middle pip is clipped
+    for roll in (kiosk_read(frame), read_roll(frame)):
+        assert roll.ok and sorted(roll.values) == sorted([2, value, 6]), roll.detail
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5])
+def test_a_face_under_a_glare_as_wide_as_itself_is_never_read(value):
+    """A mirror's glint as wide as the face hides the pips under it, the middle one too:
+    whatever is left, the die is not announced."""
+    dice = [DrawnDie(2, (160, 170)), DrawnDie(value, (352, 288)), DrawnDie(6, (500, 140), angle=71)]
+    frame = synth.glare(synth.scene(dice), (352, 288), 30)
+    for roll in (kiosk_read(frame), read_roll(frame)):
+        assert not roll.ok
+
+
 @pytest.mark.parametrize(
     ("value", "spots", "hides"),
     [
