@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.faces import SHAPED
 from vision.glints import glare_fakes_pip, glare_hides_pip, odd_paint
 from vision.params import PARAMS, PipParams
 from vision.pip_fit import confidence, fit_pips
@@ -80,12 +81,15 @@ def read_pips(
     long_face = (found if lean.both else face).aspect > lean.face
     pips = _in_frame(face, spots)
     shape = None
-    if fit is not None and fit.value <= 3 and (lean.round > 1 or candidate.at_wall):
-        # no layout to show a tilt: the pips' own shape does
+    if fit is not None and fit.value in SHAPED and (lean.round > 1 or candidate.at_wall):
+        # no layout to show every tilt: the pips' own shape does
         radius = float(np.median(spots.diameters)) * face.side / 2
         shape = pip_stretch(frame, pips, radius, p)
+    round_pips = shape is not None and shape < lean.round
     flat_pips = fit is not None and (
-        fit.stretch < lean.square if fit.value >= 4 else shape is not None and shape < lean.round
+        round_pips
+        if fit.value <= 3
+        else fit.fitted_stretch < lean.square or (fit.value == 6 and round_pips)
     )
     leans = (long_face and not flat_pips) or (fit is not None and fit.stretch > lean.stretch)
     if glare_hides_pip(fit, spots, p):
@@ -141,7 +145,8 @@ def shows_one(frame: np.ndarray, box: tuple[float, float, float], fill: float) -
 
 def kiosk_leaning(p: PipParams = PARAMS.pips, free: bool = False) -> Leaning:
     """Where a die on the kiosk's tray leans: its pips show a tilt of 20 degrees or more, a
-    4-6's layout or a 1-3's pips 1/cos 20 = 1.064 long (a circle seen at a slant is an ellipse),
+    4-6's layout or a 1-3's or 6's pips 1/cos 20 = 1.064 long (a circle seen at a slant is an
+    ellipse; a 6's layout shows only a tilt no maker's design explains, faces.SIX_DESIGNS),
     whatever its face found by colour measures; a face too long to be a top with its side in
     view, where the pips do not show it lies flat.
 

@@ -28,6 +28,14 @@ HAS_CENTRE = {1: True, 2: False, 3: True, 4: False, 5: True, 6: False}
 # (the lines two steps apart), 0.5 where the six lie on an even grid of two by three (dice
 # vary: the damiantab-phone set's are so).
 SIX_LINES: tuple[float, ...] = (1.0, 0.5)
+# ...and every separation between, as dice are made (byler's flat 6s lay out 1.26 long at the
+# median against the standard design, damiantab's 1.12 against the even grid): a 6 is laid out
+# square by some design in this range where it lies flat.
+SIX_DESIGNS = np.linspace(0.5, 1.0, 51)
+# Faces whose layout cannot show every tilt, so their pips' shape is measured (pip_shape.py): a
+# 1-3 lays its pips on a line, and a 6's lines lie as far apart as its maker chose
+# (SIX_DESIGNS), so a tilt across them looks like another design.
+SHAPED = (1, 2, 3, 6)
 
 
 def layout_of(value: int, lines: float = 1.0) -> tuple[complex, ...]:
@@ -78,7 +86,10 @@ class FaceFit:
     spacing: the fitted pip spacing in pixels; angle: the layout's rotation in degrees, modulo
     90; error: the largest distance from a pip to its layout position, in pip spacings
     (0 for a single pip, where no layout can be fitted); lines: of a 6, how far its two lines
-    of pips lie from its middle (SIX_LINES), else 1.
+    of pips lie from its middle (SIX_LINES), else 1. stretch: how much longer one way than the
+    other the pips lie than the layout (1: seen square-on), a 6's against the design that lays
+    it out squarest (SIX_DESIGNS): what a tilt must explain. fitted_stretch: the same against
+    the layout fitted (a 6's of `lines`): a 6 laid out square so is of a known design, flat.
     """
 
     value: int
@@ -88,6 +99,7 @@ class FaceFit:
     error: float
     stretch: float = 1.0
     lines: float = 1.0
+    fitted_stretch: float = 1.0
 
 
 def _angular_order(z: np.ndarray) -> np.ndarray:
@@ -121,8 +133,9 @@ def fit_face(points: np.ndarray, lines: float = 1.0) -> FaceFit | None:
     lines = lines if n == 6 else 1.0
     error, a, observed, target = _fit(z, n, lines)
     angle = float(np.degrees(np.angle(a))) % 90.0
-    stretch = _stretch(observed, target)
-    return FaceFit(n, (centre.real, centre.imag), abs(a), angle, error, stretch, lines)
+    fitted = _stretch(observed, target)
+    stretch = fitted if n != 6 else _six_stretch(observed, target, lines)
+    return FaceFit(n, (centre.real, centre.imag), abs(a), angle, error, stretch, lines, fitted)
 
 
 def _fit(z: np.ndarray, n: int, lines: float) -> tuple[float, complex, np.ndarray, np.ndarray]:
@@ -148,6 +161,32 @@ def _fit(z: np.ndarray, n: int, lines: float) -> tuple[float, complex, np.ndarra
     return best[0], best[1], best[2], target
 
 
+def _six_stretch(observed: np.ndarray, layout: np.ndarray, lines: float) -> float:
+    """A 6's stretch against the design that lays it out squarest (SIX_DESIGNS): the distance
+    between its lines is the maker's, so its layout shows a tilt only where no design explains
+    it (a standard 6 tilted along its lines, an even-grid one across them; face.py measures
+    the pips' shape for the rest). layout: the 6 of `lines` in the order paired with
+    `observed`. The design d maps the layout by diag(d / lines, 1) first, so the affine map
+    from it is the one from `layout` times diag(lines / d, 1)."""
+    matrix = _affine(observed, layout)
+    return min(_ratio(matrix @ np.diag([lines / design, 1.0])) for design in SIX_DESIGNS)
+
+
+def _affine(observed: np.ndarray, layout: np.ndarray) -> np.ndarray:
+    """The linear map (2x2, acting on column vectors) taking the layout to the pips, least
+    squares."""
+    source = np.column_stack([layout.real, layout.imag])
+    target = np.column_stack([observed.real, observed.imag])
+    matrix, *_ = np.linalg.lstsq(source, target, rcond=None)
+    return matrix.T
+
+
+def _ratio(matrix: np.ndarray) -> float:
+    """Longest over shortest axis of a 2x2 linear map."""
+    singular = np.linalg.svd(matrix, compute_uv=False)
+    return float(singular[0] / max(singular[1], 1e-9))
+
+
 def _stretch(observed: np.ndarray, layout: np.ndarray) -> float:
     """Longest over shortest axis of the affine map from layout to pips (1: seen square-on).
 
@@ -155,8 +194,4 @@ def _stretch(observed: np.ndarray, layout: np.ndarray) -> float:
     """
     if len(layout) < 4:
         return 1.0
-    source = np.column_stack([layout.real, layout.imag])
-    target = np.column_stack([observed.real, observed.imag])
-    matrix, *_ = np.linalg.lstsq(source, target, rcond=None)
-    singular = np.linalg.svd(matrix, compute_uv=False)
-    return float(singular[0] / max(singular[1], 1e-9))
+    return _ratio(_affine(observed, layout))

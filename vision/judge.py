@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from vision.faces import SHAPED
 from vision.params import PARAMS, Params
 from vision.reading import Die, RerollReason, Roll
 from vision.types import Candidate, DieVerdict, FaceGuess, PipReading
@@ -97,7 +98,7 @@ def _leans(
     """Why a die on the kiosk's tray may lean, beyond what its pips show (face.py refuses a
     die whose pips show a tilt: `face.kiosk_leaning`), or None.
 
-    A die touching the wall, where dice lean, showing 1, 2 or 3, is judged by its pips' shape
+    A die touching the wall, where dice lean, showing 1, 2, 3 or 6, is judged by its pips' shape
     alone: where they could not be measured (too faint), nothing shows it does not lean.
     Every face is also held to the size of the tray's flat faces (face_size, once learnt: a
     window widened to what this camera measures): a die tipped far over on the wall turns a
@@ -108,7 +109,7 @@ def _leans(
         low, high = p.judge.top_face
         if not low <= ratio <= high:
             return f"a face {ratio:.2f} times a die's top face"
-    faint = pips.value is not None and pips.value <= 3 and pips.pip_stretch is None
+    faint = pips.value in SHAPED and pips.pip_stretch is None
     if candidate.at_wall and faint:
         return "a die against the wall whose pips could not be measured"
     return None

@@ -16,6 +16,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.calibration import Calibration, empty_under
+from vision.faces import SHAPED
 from vision.params import PARAMS, Params
 from vision.reader import inspect
 from vision.reading import RerollReason, Roll
@@ -156,7 +157,7 @@ class TrayReader:
 
     def _read(self, frame: np.ndarray) -> tuple[Roll, list[float]]:
         """The roll, and the pip shapes of the dice the classifier surely sees showing a flat
-        1-3, read or refused (pip_shape)."""
+        1-3 or 6, read or refused (pip_shape)."""
         roll, verdicts = inspect(
             frame,
             expect=self.expect,
@@ -172,7 +173,7 @@ class TrayReader:
             if v.pips is not None
             and v.pips.pip_stretch is not None
             and v.guess is not None
-            and v.guess.value in (1, 2, 3)
+            and v.guess.value in SHAPED
             and v.guess.p >= sure
         ]
         return roll, shapes
@@ -180,10 +181,10 @@ class TrayReader:
     @property
     def pip_shape(self) -> float | None:
         """How long the pips of the dice seen here look, the median of the last `learn_dice`
-        dice the classifier surely sees showing a flat 1-3, read or refused (1: round); None
+        dice the classifier surely sees showing a flat 1-3 or 6, read or refused (1: round); None
         before `judge.pip_shapes` of them are seen. Flat dice's
         pips look round to a camera square to the tray: a camera tilted by t shows them all
-        1/cos t long, and past `pips.cocked_pips` refuses dice showing 1-3 as leaning."""
+        1/cos t long, and past `pips.cocked_pips` refuses dice showing them as leaning."""
         if len(self._shapes) < self.params.judge.pip_shapes:
             return None
         return float(np.median(self._shapes))

@@ -33,7 +33,8 @@ class Candidate:
 class Leaning(NamedTuple):
     """Where the geometric reading takes a die to lean: a top face found longer than `face`
     times its width, or a pip layout squashed more than `stretch`. A 4, 5 or 6 laid out within
-    `square`, a 1, 2 or 3 whose pips look within `round` (pip_shape.py), is judged by its pips
+    `square` (a 6 whose pips, where measured, look within `round` too), a 1, 2 or 3 whose pips
+    look within `round` (pip_shape.py), is judged by its pips
     alone (1.0: never): its long face took in a side of its own colour, which perspective shows
     beside a flat die away from the picture's middle. both: a tilt is taken only where the
     face found is long and the pips show it too (past `square` or `round`), not where one sign
@@ -55,7 +56,8 @@ class PipReading:
     pips: where the pips read lie (frame px); stretch: how much the fitted pip layout is
     squashed along one axis (1: seen square-on; 4, 5 and 6 pips show it); pip_stretch: how
     much longer one way than the other the pips themselves look (pip_shape.py; measured on
-    the kiosk's tray on dice showing 1-3 against its wall or on a face found long, else None).
+    the kiosk's tray on dice showing 1-3 or 6 against its wall or on a face found long, else
+    None).
     """
 
     value: int | None

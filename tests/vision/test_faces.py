@@ -60,6 +60,37 @@ def test_a_six_on_an_even_grid_fits_its_own_design_only():
     assert abs(fit.stretch - 1.0) < 1e-6  # seen square-on in its own design
 
 
+def six(lines: float, squash: complex = 1, angle: float = 20.0) -> np.ndarray:
+    """A 6 whose lines lie `lines` steps from its middle, squashed along its lines (squash.imag)
+    or across them (squash.real) as a tilt that way shows it, turned by `angle`."""
+    sx, sy = (squash.real or 1.0), (squash.imag or 1.0)
+    z = np.array([complex(lines * z.real * sx, z.imag * sy) for z in LAYOUTS[6]])
+    z = z * 10 * np.exp(1j * np.radians(angle))
+    return np.column_stack([z.real, z.imag]) + 100.0
+
+
+def test_a_flat_six_of_any_design_is_laid_out_square():
+    """Makers set a 6's lines 0.5-1 steps from its middle (byler's flat 6s measured 1.26 long
+    against the standard design): whatever the design, a flat 6 shows no stretch."""
+    for lines in (0.5, 0.6, 0.79, 0.9, 1.0):
+        fit = fit_face(six(lines), lines=1.0 if lines > 0.75 else 0.5)
+        assert fit.value == 6 and fit.stretch < 1.01, (lines, fit.stretch)
+
+
+def test_a_six_tilted_past_every_design_shows_it():
+    """A tilt that lays a 6 out as no maker does shows in its layout as in a 4's: a standard 6
+    tilted 25 degrees along its lines (its pip steps there 0.91 long), an even-grid 6 across
+    them (its lines 0.45 steps from its middle). Tilted the other way, either looks like
+    another design, and only its pips' shape shows the tilt (face.SHAPED)."""
+    four = fit_face(placed(4, 20, 10) * np.array([1.0, 0.906])).stretch
+    standard = fit_face(six(1.0, squash=0.906j), lines=1.0)
+    even = fit_face(six(0.5, squash=0.906), lines=0.5)
+    assert four > 1.09
+    for fit in (standard, even):
+        assert fit.value == 6 and abs(fit.stretch - four) < 0.01, fit
+    assert fit_face(six(1.0, squash=0.906), lines=1.0).stretch < 1.01  # a design of 0.91
+
+
 def test_no_pips_or_too_many_has_no_face():
     assert fit_face(np.zeros((0, 2))) is None
     assert fit_face(np.zeros((7, 2))) is None

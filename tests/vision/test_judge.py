@@ -44,12 +44,14 @@ def test_faces_measured_loosely_widen_the_window_and_exact_ones_keep_it():
     assert low < PARAMS.judge.top_face[0] and high > PARAMS.judge.top_face[1]
 
 
-def test_a_die_at_the_wall_whose_pips_were_not_measured_is_refused():
-    """A 1, 2 or 3 against the wall has no layout to show a tilt; where its pips' shape could
-    not be measured either (pips too faint), nothing tells it does not lean there."""
+@pytest.mark.parametrize("value", [3, 6])
+def test_a_die_at_the_wall_whose_pips_were_not_measured_is_refused(value):
+    """A 1, 2 or 3 against the wall has no layout to show a tilt, a 6 none across its lines
+    (faces.SIX_DESIGNS); where its pips' shape could not be measured either (pips too faint),
+    nothing tells it does not lean there."""
     face = Face(centre=(100.0, 100.0), side=50.0, angle=0.0, aspect=1.0, share=0.8)
-    pips = PipReading(3, 0.9, face, None, "", 3, ((100.0, 100.0),))
-    guess = FaceGuess(3, 0.99, 0.99)
+    pips = PipReading(value, 0.9, face, None, "", value, ((100.0, 100.0),))
+    guess = FaceGuess(value, 0.99, 0.99)
     at_wall = judge_die(Candidate((100.0, 100.0), 64.0, 0.9, at_wall=True), pips, guess)
     assert at_wall.die is None and at_wall.reason is RerollReason.COCKED
     assert "could not be measured" in at_wall.detail
@@ -59,9 +61,11 @@ def test_a_die_at_the_wall_whose_pips_were_not_measured_is_refused():
 
 def _laid_out(value: int, stretch: float, face_side: float, params, face_size=None):
     """A die at the wall whose pips lay out `stretch` long, on a face `face_side` px and 1.2
-    long (a dark die's face found with a side in it)."""
+    long (a dark die's face found with a side in it); a 6's pips measured round, as the kiosk
+    measures them (face.SHAPED)."""
     face = Face(centre=(100.0, 100.0), side=face_side, angle=0.0, aspect=1.2, share=0.8)
-    pips = PipReading(value, 0.9, face, None, "", value, ((100.0, 100.0),), stretch)
+    shape = 1.01 if value == 6 else None
+    pips = PipReading(value, 0.9, face, None, "", value, ((100.0, 100.0),), stretch, shape)
     candidate = Candidate((100.0, 100.0), 64.0, 0.9, at_wall=True)
     return judge_die(candidate, pips, FaceGuess(value, 0.99, 0.99), params, face_size)
 

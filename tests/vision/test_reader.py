@@ -113,6 +113,32 @@ def test_cocked_die(style, tilt):
     assert kiosk_read(synth.scene(dice, style), style).reason is RerollReason.COCKED
 
 
+@pytest.mark.parametrize("lines", [0.5, 0.62, 0.79, 1.0])
+def test_a_flat_six_of_any_makers_design_beside_a_die_is_read(lines):
+    """A 6's lines lie 0.5-1 pip steps from its middle as its maker chose (byler's flat 6s
+    measured 1.26 long against the standard design). Beside another die, where the kiosk holds
+    layouts to 1.05, a flat 6 of any such design is read, its pips round."""
+    six = tuple((x * lines, y) for x, y in synth.PIPS[6])
+    dice = [DrawnDie(2, (200, 200)), DrawnDie(6, (249, 205), angle=5, pips=six)]
+    dice.append(DrawnDie(4, (450, 300), angle=20))
+    frame = synth.scene(dice)
+    roll = kiosk_read(frame)
+    assert roll.ok and sorted(roll.values) == [2, 4, 6], roll.detail
+
+
+@pytest.mark.parametrize("lines", [0.5, 0.79, 1.0])
+@pytest.mark.parametrize("tilt", [25, 35])
+def test_a_six_leaning_across_its_lines_is_refused(lines, tilt):
+    """Tilted across its lines, a 6 is laid out as a narrower design would be; its pips'
+    shape shows the tilt (face.SHAPED), and the kiosk refuses it beside another die."""
+    six = tuple((x * lines, y) for x, y in synth.PIPS[6])
+    tilted = tuple((y, x) for x, y in six)  # lines along x: synth tilts along y, across them
+    dice = [DrawnDie(2, (200, 200)), DrawnDie(6, (252, 205), angle=5, tilt=tilt, pips=tilted)]
+    dice.append(DrawnDie(4, (450, 300), angle=20))
+    roll = kiosk_read(synth.scene(dice))
+    assert roll.reason is RerollReason.COCKED, roll
+
+
 @settings(deadline=None, max_examples=40)
 @given(
     value=st.integers(1, 6),
