@@ -5,7 +5,7 @@ a flat face shows it round wherever the die lies; a face tilted by an angle t sh
 longer one way than the other (20 degrees: 1.064). A 4 or 5 shows a tilt in its layout
 (faces.py, `stretch`); a 1, 2 or 3 lays its pips out on a line, and a 6's lines lie as far
 apart as its maker chose (faces.SIX_DESIGNS), so only the pips' own shape shows every tilt. The
-kiosk's judge asks this of dice showing 1-3 or 6 (face.SHAPED) against the wall, where dice
+kiosk's judge asks this of dice showing 1-3 or 6 (faces.SHAPED) against the wall, where dice
 lean.
 
 Contract: `pip_stretch(frame, pips, radius) -> float | None`. frame BGR uint8 (h, w, 3); pips

@@ -81,7 +81,7 @@ def test_a_six_tilted_past_every_design_shows_it():
     """A tilt that lays a 6 out as no maker does shows in its layout as in a 4's: a standard 6
     tilted 25 degrees along its lines (its pip steps there 0.91 long), an even-grid 6 across
     them (its lines 0.45 steps from its middle). Tilted the other way, either looks like
-    another design, and only its pips' shape shows the tilt (face.SHAPED)."""
+    another design, and only its pips' shape shows the tilt (faces.SHAPED)."""
     four = fit_face(placed(4, 20, 10) * np.array([1.0, 0.906])).stretch
     standard = fit_face(six(1.0, squash=0.906j), lines=1.0)
     even = fit_face(six(0.5, squash=0.906), lines=0.5)

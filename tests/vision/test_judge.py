@@ -62,7 +62,7 @@ def test_a_die_at_the_wall_whose_pips_were_not_measured_is_refused(value):
 def _laid_out(value: int, stretch: float, face_side: float, params, face_size=None):
     """A die at the wall whose pips lay out `stretch` long, on a face `face_side` px and 1.2
     long (a dark die's face found with a side in it); a 6's pips measured round, as the kiosk
-    measures them (face.SHAPED)."""
+    measures them (faces.SHAPED)."""
     face = Face(centre=(100.0, 100.0), side=face_side, angle=0.0, aspect=1.2, share=0.8)
     shape = 1.01 if value == 6 else None
     pips = PipReading(value, 0.9, face, None, "", value, ((100.0, 100.0),), stretch, shape)

@@ -130,7 +130,7 @@ def test_a_flat_six_of_any_makers_design_beside_a_die_is_read(lines):
 @pytest.mark.parametrize("tilt", [25, 35])
 def test_a_six_leaning_across_its_lines_is_refused(lines, tilt):
     """Tilted across its lines, a 6 is laid out as a narrower design would be; its pips'
-    shape shows the tilt (face.SHAPED), and the kiosk refuses it beside another die."""
+    shape shows the tilt (faces.SHAPED), and the kiosk refuses it beside another die."""
     six = tuple((x * lines, y) for x, y in synth.PIPS[6])
     tilted = tuple((y, x) for x, y in six)  # lines along x: synth tilts along y, across them
     dice = [DrawnDie(2, (200, 200)), DrawnDie(6, (252, 205), angle=5, tilt=tilt, pips=tilted)]
