@@ -133,8 +133,11 @@ def fit_face(points: np.ndarray, lines: float = 1.0) -> FaceFit | None:
     lines = lines if n == 6 else 1.0
     error, a, observed, target = _fit(z, n, lines)
     angle = float(np.degrees(np.angle(a))) % 90.0
-    fitted = _stretch(observed, target)
-    stretch = fitted if n != 6 else _six_stretch(observed, target, lines)
+    if n == 6:  # one map from the layout, judged against the design fitted and every other
+        matrix = _affine(observed, target)
+        fitted, stretch = _ratio(matrix), _six_stretch(matrix, lines)
+    else:
+        fitted = stretch = _stretch(observed, target)
     return FaceFit(n, (centre.real, centre.imag), abs(a), angle, error, stretch, lines, fitted)
 
 
@@ -161,14 +164,13 @@ def _fit(z: np.ndarray, n: int, lines: float) -> tuple[float, complex, np.ndarra
     return best[0], best[1], best[2], target
 
 
-def _six_stretch(observed: np.ndarray, layout: np.ndarray, lines: float) -> float:
+def _six_stretch(matrix: np.ndarray, lines: float) -> float:
     """A 6's stretch against the design that lays it out squarest (SIX_DESIGNS): the distance
     between its lines is the maker's, so its layout shows a tilt only where no design explains
     it (a standard 6 tilted along its lines, an even-grid one across them; face.py measures
-    the pips' shape for the rest). layout: the 6 of `lines` in the order paired with
-    `observed`. The design d maps the layout by diag(d / lines, 1) first, so the affine map
-    from it is the one from `layout` times diag(lines / d, 1)."""
-    matrix = _affine(observed, layout)
+    the pips' shape for the rest). matrix: the map from the 6 of `lines` to the pips
+    (`_affine`). The design d lays that 6 out by diag(d / lines, 1) first, so the map from it
+    is `matrix` times diag(lines / d, 1)."""
     return min(_ratio(matrix @ np.diag([lines / design, 1.0])) for design in SIX_DESIGNS)
 
 

@@ -33,10 +33,10 @@ class Candidate:
 class Leaning(NamedTuple):
     """Where the geometric reading takes a die to lean: a top face found longer than `face`
     times its width, or a pip layout squashed more than `stretch`. A 4, 5 or 6 laid out within
-    `square` (a 6 whose pips, where measured, look within `round` too), a 1, 2 or 3 whose pips
-    look within `round` (pip_shape.py), is judged by its pips
-    alone (1.0: never): its long face took in a side of its own colour, which perspective shows
-    beside a flat die away from the picture's middle. both: a tilt is taken only where the
+    `square` of the layout fitted (a 6's design, `faces.FaceFit.fitted_stretch`), a 1, 2, 3 or
+    6 whose pips look within `round` (pip_shape.py), is judged by its pips alone (1.0: never):
+    its long face took in a side of its own colour, which perspective shows beside a flat die
+    away from the picture's middle. both: a tilt is taken only where the
     face found is long and the pips show it too (past `square` or `round`), not where one sign
     alone shows it: a die with nothing to lean on (candidates.free_standing)."""
 
