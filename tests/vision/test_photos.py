@@ -137,6 +137,24 @@ def test_cli_reads_a_photo_as_json(tmp_path):
     assert len(list(tmp_path.glob("*.png"))) == 1
 
 
+def test_cli_reads_dice_in_a_pool_of_lamp_light():
+    """An ivory 1 lit white all over, its pip dark in the glare, beside four other dice:
+    `azar-kiosk read` answers the photo (the glare hides no 3 or 5 on it, glints._between)."""
+    path = DATA / "damiantab-phone/images/dev/dice13.jpg"
+    labels = labelled("damiantab-phone")[path]
+    out = subprocess.run(
+        [sys.executable, "-m", "kiosk", "read", "--json", "--expect", "5", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    answer = json.loads(out.stdout)
+    assert answer["status"] == "ok", answer
+    assert sorted(d["value"] for d in answer["dice"]) == sorted(v for v, *_ in labels)
+
+
 def test_the_pips_of_a_large_six_are_never_read_as_dice():
     """Phone photos of one large 6 (damiantab dice26-dice50, 70-280 px): a pip is not a die, so
     no 1 is ever announced there (a finder that took pips for dice once announced six 1s)."""
