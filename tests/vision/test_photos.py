@@ -108,26 +108,15 @@ def test_a_large_six_of_the_even_grid_design_is_read():
     assert roll.ok and roll.values == (6,), (roll.reason, roll.detail)
 
 
+def read_cli(*args: str) -> subprocess.CompletedProcess:
+    """`azar-kiosk read ARGS` in a process of its own, as a user runs it."""
+    command = [sys.executable, "-m", "kiosk", "read", *args]
+    return subprocess.run(command, capture_output=True, text=True, cwd=REPO, check=False)
+
+
 def test_cli_reads_a_photo_as_json(tmp_path):
     path = DATA / "skovy-two-dice/images/train/WIN_20221210_14_49_18_Pro.jpg"
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "kiosk",
-            "read",
-            "--json",
-            "--expect",
-            "any",
-            "--debug-dir",
-            str(tmp_path),
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        check=False,
-    )
+    out = read_cli("--json", "--expect", "any", "--debug-dir", str(tmp_path), str(path))
     assert out.returncode == 0, out.stderr
     answer = json.loads(out.stdout)
     assert set(answer) == {"image", "status", "reason", "dice", "sum"}
@@ -142,13 +131,7 @@ def test_cli_reads_dice_in_a_pool_of_lamp_light():
     `azar-kiosk read` answers the photo (the glare hides no 3 or 5 on it, glints._between)."""
     path = DATA / "damiantab-phone/images/dev/dice13.jpg"
     labels = labelled("damiantab-phone")[path]
-    out = subprocess.run(
-        [sys.executable, "-m", "kiosk", "read", "--json", "--expect", "5", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        check=False,
-    )
+    out = read_cli("--json", "--expect", "5", str(path))
     assert out.returncode == 0, out.stderr
     answer = json.loads(out.stdout)
     assert answer["status"] == "ok", answer
