@@ -18,6 +18,8 @@ both readings and the judge decide.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -123,6 +125,49 @@ def free_standing(
     )
 
 
+def apart(
+    candidate: Candidate,
+    middle: tuple[float, float],
+    others: list[tuple[float, float]],
+    side: float,
+    p: CandidateParams = PARAMS.candidates,
+) -> Candidate:
+    """The candidate with the outline its top face is sought in cut at the midline to each
+    other die beside it: a box of `side` px about its mark, less what lies nearer another die's
+    middle than to its own `middle`, of those `p.beside` to `p.support` die sides away. Two flat
+    dice's top faces lie each on its own side of that line; a box of a die's size about one
+    takes in a strip of the other's face where the two touch. The middles are the pips' (every
+    layout is symmetric about the face's middle): the finder's marks lie a few pixels off."""
+    x, y = middle
+    near = [
+        (ox, oy)
+        for ox, oy in others
+        if p.beside * candidate.size <= np.hypot(ox - x, oy - y) < p.support * candidate.size
+    ]
+    if not near:
+        return candidate
+    outline = box_outline(candidate.centre, side).reshape(-1, 2)
+    reach = 4 * side  # beyond the box: a square standing for the half-plane on this die's side
+    for ox, oy in near:
+        u = np.array([ox - x, oy - y]) / np.hypot(ox - x, oy - y)  # toward the other die
+        v = np.array([-u[1], u[0]])
+        mid = np.array([(x + ox) / 2, (y + oy) / 2])
+        half = np.array(
+            [
+                mid + reach * v,
+                mid - reach * v,
+                mid - reach * (v + 2 * u),
+                mid + reach * (v - 2 * u),
+            ],
+            np.float32,
+        )
+        area, cut = cv2.intersectConvexConvex(outline.astype(np.float32), half)
+        if area <= 0 or cut is None:
+            return candidate
+        outline = cut.reshape(-1, 2)
+    return replace(candidate, outline=outline.reshape(-1, 1, 2).astype(np.float32))
+
+
 def _beside(found: list[Candidate], tray: np.ndarray | None, reach: float) -> list[Candidate]:
     """The finder's marks further than `reach` px outside the tray's floor: dice beside it."""
     if tray is None:
@@ -150,6 +195,40 @@ def _holds_more(
         if area <= p.one_blob * own:
             return False
     return True
+
+
+def _missed(
+    difference: TrayDifference,
+    outline: np.ndarray,
+    marks: list[tuple[float, float]],
+    die: float,
+    p: CandidateParams,
+) -> Candidate | None:
+    """The one die the finder missed in a blob that holds more than its marks, or None where
+    the blob is not one die more. Where two dice touch, the finder may mark one mark for the
+    pair. Dice of one set are of one area, so the blob's centroid (what differs once the light
+    is matched: no shadow) is the mean of its dice's centres: the missed die's is the blob's
+    times their number less the marks', and with it marked too the blob must hold no more than
+    its marks (`_holds_more`; three touching dice with one marked hold more). The blob stays
+    unexplained all the same: only a die both readings read there explains it
+    (judge.judge_roll); one taken for a part of another die, or for none, leaves it refusing
+    the roll."""
+    found = difference.middle(outline)
+    if found is None:
+        return None
+    (x, y), area = found
+    n = len(marks) + 1
+    if area > p.tray_area[1] * n * die**2 or area < (n - 1 + p.tray_area[0]) * die**2:
+        return None
+    centre = (n * x - sum(m[0] for m in marks), n * y - sum(m[1] for m in marks))
+    polygon = np.asarray(outline, np.float32).reshape(-1, 1, 2)
+    if cv2.pointPolygonTest(polygon, centre, False) < 0:
+        return None
+    if any(np.hypot(centre[0] - mx, centre[1] - my) < p.beside * die for mx, my in marks):
+        return None
+    if _holds_more(difference, outline, [*marks, centre], die, p):
+        return None  # more than one die more (three touching, one marked)
+    return Candidate((float(centre[0]), float(centre[1])), die, 0.0, True)
 
 
 def _with_tray(
@@ -199,7 +278,10 @@ def _with_tray(
         elif die is not None and _holds_more(
             difference, outline, [out[i].centre for i in inside], die, p
         ):
-            unexplained.append(outline)  # more than the dice the finder marks in it
+            unexplained.append(outline)  # more than the dice the finder marks in it...
+            missed = _missed(difference, outline, [out[i].centre for i in inside], die, p)
+            if missed is not None:  # ...unless the die more is read there (judge_roll)
+                out.append(missed)
         elif len(inside) == 1 and one_die:
             c = out[inside[0]]
             out[inside[0]] = Candidate(c.centre, c.size, c.p_die, True, outline)

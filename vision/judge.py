@@ -185,7 +185,8 @@ def judge_roll(
     """The roll: `ok` only when every die is read, nothing else lies there, the count is right."""
     dice = tuple(sorted((v.die for v in verdicts if v.die is not None), key=lambda d: d.center))
     refused = [v for v in verdicts if v.counts and v.die is None]
-    unexplained = [u for u in unexplained if not _holds_refused(u, refused)]
+    missed = [v for v in verdicts if v.die is not None and v.candidate.p_die == 0.0]
+    unexplained = [u for u in unexplained if not _holds(u, refused) and not _holds(u, missed)]
     if unexplained:
         x, y = np.asarray(unexplained[0]).reshape(-1, 2).mean(axis=0)
         why = f"something on the tray that is not one die (dice heaped?) at ({x:.0f}, {y:.0f})"
@@ -202,9 +203,11 @@ def judge_roll(
     return Roll(dice)
 
 
-def _holds_refused(outline: np.ndarray, refused: Sequence[DieVerdict]) -> bool:
-    """Does something unexplained on the tray hold a die refused for its own reason? A die
-    leaning on the wall shows more of itself than a flat one (its side, its shadow up the
-    wall), so its outline is more than one die's: the visitor is told it leans."""
+def _holds(outline: np.ndarray, verdicts: Sequence[DieVerdict]) -> bool:
+    """Does something unexplained on the tray hold one of these dice? One refused for its own
+    reason: a die leaning on the wall shows more of itself than a flat one (its side, its
+    shadow up the wall), so its outline is more than one die's, and the visitor is told it
+    leans. One the tray difference alone saw and both readings read (candidates._missed): the
+    die more that the finder did not mark, and nothing is left unexplained."""
     polygon = np.asarray(outline, np.float32).reshape(-1, 1, 2)
-    return any(cv2.pointPolygonTest(polygon, v.candidate.centre, False) >= 0 for v in refused)
+    return any(cv2.pointPolygonTest(polygon, v.candidate.centre, False) >= 0 for v in verdicts)

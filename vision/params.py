@@ -67,6 +67,11 @@ class CandidateParams:
     # now and then, on square faces. Geometry: a die leaning on another's side has its centre
     # within 1.2 die sides of that one's (half a side, and its own foot, at most half its
     # diagonal); a third more for the boxes' error
+    beside: float = 0.6  # ...and another die's middle at least this far (die sides) is a die
+    # beside it, not a part of it: a face found past the top-face window is sought again on its
+    # own side of the midline between them (candidates.apart). Geometry: a die's box is its top
+    # face's `body_of_face` times, whose half-diagonal reaches 0.57 of it: a mark nearer lies on
+    # this die's face (a pip, a glint); two flat dice face against face lie 0.8-0.9 apart
     edge_margin: float = 0.05  # a box within this (die sides) of the frame edge is cut (camera)
     floor_reach: float = 0.5  # on a calibrated tray, what differs from the empty tray counts
     # only this near the floor (die sides): a die whose middle lies further out is beside the

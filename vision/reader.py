@@ -21,7 +21,7 @@ import numpy as np
 
 from vision import photo
 from vision.calibration import Calibration, empty_under
-from vision.candidates import find_candidates, free_standing
+from vision.candidates import apart, find_candidates, free_standing
 from vision.classify import ClassifierMissing, Looks
 from vision.face import kiosk_leaning, read_pips
 from vision.image import frame_problem
@@ -29,7 +29,7 @@ from vision.judge import judge_dice, judge_roll
 from vision.params import PARAMS, Params
 from vision.reading import RerollReason, Roll
 from vision.strays import missed_dice
-from vision.types import Candidate, DieVerdict, Leaning
+from vision.types import Candidate, DieVerdict, Leaning, PipReading
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +69,8 @@ def inspect(
                 read_pips(frame, c, params.pips, _leaning(c, candidates, params), floor)
                 for c in candidates
             ]
+            if face_size:
+                candidates, pips = _apart(frame, candidates, pips, params, face_size, floor)
             boxes = [  # a mark of the tray difference alone is boxed on the face found
                 (*(c.centre if c.p_die > 0 or r.face is None else r.face.centre), c.size)
                 for c, r in zip(candidates, pips, strict=True)
@@ -93,6 +95,44 @@ def inspect(
 def _leaning(c: Candidate, candidates: list[Candidate], params: Params) -> Leaning:
     """Where a die on the kiosk's tray leans: by its pips where it has something to lean on."""
     return kiosk_leaning(params.pips, free_standing(c, candidates, params.candidates))
+
+
+def _middle(c: Candidate, r: PipReading) -> tuple[float, float]:
+    """Where a die's top face has its middle: its pips' (every layout is symmetric about it),
+    else the mark's."""
+    if r.value is None or not r.pips:
+        return c.centre
+    x, y = np.mean(r.pips, axis=0)
+    return float(x), float(y)
+
+
+def _apart(
+    frame: np.ndarray,
+    candidates: list[Candidate],
+    pips: list[PipReading],
+    params: Params,
+    face_size: float,
+    floor: np.ndarray | None,
+) -> tuple[list[Candidate], list[PipReading]]:
+    """On the kiosk's tray, a die read on a face found larger than the top-face window allows
+    read again on its own side of the midline to each die beside it (candidates.apart): where
+    two dice of one colour touch, a box of a die's size about one takes in a strip of the
+    other's face, found 1.10-1.14 of a top, and the die was refused as leaning with a side in
+    view. A die leaning against another shows its side away from that one, beyond the cut;
+    one propped on another's edge tilts by 45 degrees or so, which its pips or layout show."""
+    middles = [_middle(c, r) for c, r in zip(candidates, pips, strict=True)]
+    candidates, pips = list(candidates), list(pips)
+    for i, (c, r) in enumerate(zip(candidates, pips, strict=True)):
+        if r.value is None or r.face is None or r.face.side <= params.judge.top_face[1] * face_size:
+            continue
+        others = middles[:i] + middles[i + 1 :]
+        cut = apart(c, middles[i], others, params.pips.outline * c.size, params.candidates)
+        if cut is c:
+            continue
+        again = read_pips(frame, cut, params.pips, _leaning(c, candidates, params), floor)
+        if again.value is not None:
+            candidates[i], pips[i] = cut, again
+    return candidates, pips
 
 
 def _missed_die(

@@ -79,6 +79,17 @@ class TrayDifference:
         square = self.scale**2
         return cv2.countNonZero(inside) / square, cv2.countNonZero(inside & disc) / square
 
+    def middle(self, outline: np.ndarray) -> tuple[tuple[float, float], float] | None:
+        """The centroid (frame px) and area (frame px) of what inside `outline` still differs
+        once the light is matched; None where nothing does."""
+        inside = np.zeros(self._now.shape[:2], np.uint8)
+        cv2.fillPoly(inside, [np.round(outline * self.scale).astype(np.int32)], 1)
+        m = cv2.moments(inside & self.lit, True)
+        if m["m00"] <= 0:
+            return None
+        centre = (m["m10"] / m["m00"] / self.scale, m["m01"] / m["m00"] / self.scale)
+        return centre, m["m00"] / self.scale**2
+
     def lit_area(self, outline: np.ndarray) -> float:
         """Frame px inside `outline` that still differ once the light is matched."""
         return self.areas(outline, [], 0.0, lit=True)[0]

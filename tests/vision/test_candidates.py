@@ -1,13 +1,18 @@
 """Where dice may be (vision/candidates.py): on a calibrated tray the calibration fixes the
-size of every candidate, whatever size the die finder guessed."""
+size of every candidate, whatever size the die finder guessed; the tray difference finds a die
+the finder missed beside another; a face is sought on a die's own side of its neighbours."""
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
 import synth
+from synth import DrawnDie
 
 from vision.calibration import Calibration
-from vision.candidates import find_candidates, free_standing
+from vision.candidates import _missed, apart, find_candidates, free_standing
 from vision.params import PARAMS
+from vision.tray_difference import tray_blobs
 from vision.types import Candidate
 
 
@@ -34,3 +39,40 @@ def test_a_die_clear_of_the_wall_and_of_every_other_candidate_stands_free() -> N
     far = Candidate((100.0, 100.0 + 1.1 * reach), 50.0, 0.9)
     assert not free_standing(alone, [alone, near, far])
     assert free_standing(alone, [alone, far])
+
+
+@pytest.mark.parametrize("style", [synth.IVORY_ON_GREEN, synth.STYLES[1]], ids=["ivory", "other"])
+@pytest.mark.parametrize("angle", [0.0, 30.0])
+def test_a_die_the_finder_missed_beside_a_marked_one_is_found_in_the_tray_difference(
+    style, angle
+) -> None:
+    """Two dice face against face, the finder marking one: the blob of the tray difference
+    holds both, and its centroid is the mean of theirs, so the missed die lies where the
+    blob's centroid times two less the mark puts it. A blob of one die more, not more."""
+    turn = np.exp(1j * np.radians(angle))
+    marked, missed = (300.0, 240.0), (300.0 + 48 * turn.real, 240.0 + 48 * turn.imag)
+    frame = synth.scene([DrawnDie(3, marked, angle=angle), DrawnDie(5, missed, angle=angle)], style)
+    empty = synth.tray(frame.shape[1], frame.shape[0], style, seed=8)
+    die = 48.0 * PARAMS.candidates.body_of_face
+    difference = tray_blobs(frame, empty, die)
+    (outline,) = difference.outlines
+    found = _missed(difference, outline, [marked], die, PARAMS.candidates)
+    assert found is not None and found.p_die == 0.0 and found.on_tray
+    # near enough that a box of the die's size about it holds its face (a shadow's rim left
+    # in the blob moves it a little)
+    assert np.hypot(found.centre[0] - missed[0], found.centre[1] - missed[1]) < 0.2 * 48
+    # with both marked the blob holds no die more; a lone die's blob holds none either
+    assert _missed(difference, outline, [marked, missed], die, PARAMS.candidates) is None
+    lone = synth.scene([DrawnDie(3, marked, angle=angle)], style)
+    (alone,) = tray_blobs(lone, empty, die).outlines
+    assert _missed(tray_blobs(lone, empty, die), alone, [marked], die, PARAMS.candidates) is None
+
+
+def test_a_box_is_cut_at_the_midline_to_a_die_beside_it_only() -> None:
+    """A face is sought on this die's side of the midline to another die's middle; a mark on
+    its own face (nearer than `beside`) or one far away cuts nothing."""
+    c = Candidate((100.0, 100.0), 60.0, 0.9)
+    cut = apart(c, c.centre, [(154.0, 100.0)], 60.0)
+    xs = np.asarray(cut.outline).reshape(-1, 2)[:, 0]
+    assert xs.min() == pytest.approx(70.0) and xs.max() == pytest.approx(127.0)
+    assert apart(c, c.centre, [(110.0, 100.0), (250.0, 100.0)], 60.0) is c

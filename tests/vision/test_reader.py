@@ -720,3 +720,33 @@ def test_a_small_sharp_face_is_not_blurred_and_the_same_face_blurred_is(side):
     assert sharp_by_face, "in face sides alone this sharp small face looks blurred"
     assert not sharp_blurred
     assert blurred_blurred
+
+
+@pytest.mark.parametrize("angle", [0.0, 25.0])
+def test_touching_dice_on_the_tray_are_held_to_their_own_top_faces(angle):
+    """On the kiosk's tray, once the flat top face's size is learnt, two dice of one colour
+    face against face are each read on its own top: a box of a die's size about one takes in
+    a strip of the other's face, and that face, found a tenth long, was refused as a die's top
+    with its side in view (reader._apart)."""
+    from vision.reader import inspect
+
+    style = synth.IVORY_ON_GREEN
+    turn = np.exp(1j * np.radians(angle))
+    step = 48 * turn  # the drawn side: the two dice touch
+    dice = [
+        DrawnDie(2, (240, 220), angle=angle),
+        DrawnDie(5, (240 + step.real, 220 + step.imag), angle=angle),
+        DrawnDie(6, (480, 330), angle=10),
+    ]
+    empty = synth.tray(640, 480, style, 0.0, seed=8)
+    lone, _ = inspect(
+        synth.scene([DrawnDie(3, (320, 240), angle=angle)], style),
+        calibration=Calibration(empty=empty),
+        expect=1,
+    )
+    assert lone.ok
+    face = lone.dice[0].size  # the top face's side, as the kiosk learns it from flat dice
+    roll, _ = inspect(
+        synth.scene(dice, style), calibration=Calibration(empty=empty), face_size=face
+    )
+    assert roll.ok and sorted(roll.values) == [2, 5, 6], roll
