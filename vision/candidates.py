@@ -112,10 +112,14 @@ def find_candidates(
 def free_standing(
     candidate: Candidate, candidates: list[Candidate], p: CandidateParams = PARAMS.candidates
 ) -> bool:
-    """Has this die on the kiosk's tray nothing to lean on: clear of the wall, and no other
-    candidate's centre within `p.support` die sides of its own? (Any other candidate counts,
-    a die or not: a die is free only where nothing lies beside it.)"""
-    if candidate.at_wall:
+    """Has this die on the kiosk's tray nothing to lean on: seen alone by the tray difference
+    (its own outline) clear of the wall, and no other candidate's centre within `p.support`
+    die sides of its own? (Any other candidate counts, a die or not: a die is free only where
+    nothing lies beside it.) Without its own outline (a sunbeam or a visitor's shadow across
+    it makes one blob of the dice under it) nothing shows it is clear of the wall: its box
+    is the finder's, and the box of a die leaning on the rim can lie 0.6 die sides from the
+    floor's edge, where its shadow up the wall, in its outline, would have shown it there."""
+    if candidate.at_wall or candidate.outline is None:
         return False
     x, y = candidate.centre
     reach = p.support * candidate.size

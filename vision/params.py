@@ -61,7 +61,8 @@ class CandidateParams:
     # a pixel, and its opening shaves one off an outline); at two, black dice leaning on the
     # wall were read
     support: float = 1.6  # on the kiosk's tray a die with no other candidate's centre within
-    # this (die sides) and clear of the wall (not `wall_touch`) has nothing to lean on: a cube on
+    # this (die sides), seen alone by the tray difference and clear of the wall (not
+    # `wall_touch`), has nothing to lean on: a cube on
     # a flat floor rests on a face. A tilt is then taken only where its face found and its pips
     # both show one (face.kiosk_leaning): real pips and lenses make flat dice's pips look long
     # now and then, on square faces. Geometry: a die leaning on another's side has its centre

@@ -450,3 +450,28 @@ def test_a_rest_read_again_and_again_is_learnt_from_once() -> None:
     assert once.faces is not None and again.faces is not None
     assert len(again.faces.sizes) == len(once.faces.sizes)  # as many dice, each once
     assert again.faces.window == pytest.approx(once.faces.window, abs=0.005)
+
+
+def test_a_die_leaning_on_the_rim_in_a_sunbeam_is_refused() -> None:
+    """A sunbeam across the tray makes one blob of the dice under it in the tray difference,
+    so no die has its own outline, whose shadow up the wall shows a die at the wall. The box
+    of a black 3 leaning 20 degrees on the rim lay 0.6 die sides from the floor's edge, the die
+    was taken to stand free (needing its face to look long too), and the throw was announced
+    (seed 4, the fifth cocked throw, as sim_tray_eval.py --sunbeams throws it). Without its
+    own outline no die is taken to stand free."""
+    from hardware.sim.scene import sunbeam
+
+    tray, clock, calibration = make_rig(seed=4, die_colour="#1a1a1a", pip_colour="#f2f2f2")
+    shade = np.random.default_rng(4 + 1000)
+    read = TrayReader(calibration)
+
+    def thrown(hazard: Hazard | None, n: int) -> np.ndarray:
+        tray.throw(hazard=hazard)
+        clock.now += tray.settle_time + 0.5
+        tray.shadow = sunbeam(tray.geometry, shade) if n % 2 else None  # every other throw
+        return tray.read().image
+
+    for n in range(40):
+        read(thrown(None, n))
+    rolls = [read(thrown(Hazard.COCKED, n)) for n in range(20)]
+    assert [roll.values for roll in rolls if roll.ok] == []
