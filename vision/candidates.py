@@ -141,7 +141,9 @@ def apart(
     middle than to its own `middle`, of those `p.beside` to `p.support` die sides away. Two flat
     dice's top faces lie each on its own side of that line; a box of a die's size about one
     takes in a strip of the other's face where the two touch. The middles are the pips' (every
-    layout is symmetric about the face's middle): the finder's marks lie a few pixels off."""
+    layout is symmetric about the face's middle): the finder's marks lie a few pixels off. (An
+    outline so cut is no tray difference's: the die has another beside it, and is not taken to
+    stand free, `free_standing`, either way.)"""
     x, y = middle
     near = [
         (ox, oy)

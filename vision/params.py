@@ -62,10 +62,10 @@ class CandidateParams:
     # wall were read
     support: float = 1.6  # on the kiosk's tray a die with no other candidate's centre within
     # this (die sides), seen alone by the tray difference and clear of the wall (not
-    # `wall_touch`), has nothing to lean on: a cube on
-    # a flat floor rests on a face. A tilt is then taken only where its face found and its pips
-    # both show one (face.kiosk_leaning): real pips and lenses make flat dice's pips look long
-    # now and then, on square faces. Geometry: a die leaning on another's side has its centre
+    # `wall_touch`), has nothing to lean on: a cube on a flat floor rests on a face. A tilt
+    # is then taken only where its face found and its pips both show one
+    # (face.kiosk_leaning): real pips and lenses make flat dice's pips look long now and
+    # then, on square faces. Geometry: a die leaning on another's side has its centre
     # within 1.2 die sides of that one's (half a side, and its own foot, at most half its
     # diagonal); a third more for the boxes' error
     beside: float = 0.6  # ...and another die's middle at least this far (die sides) is a die
