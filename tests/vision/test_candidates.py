@@ -11,6 +11,7 @@ from synth import DrawnDie
 
 from vision.calibration import Calibration
 from vision.candidates import _missed, apart, find_candidates, free_standing
+from vision.face import box_outline
 from vision.params import PARAMS
 from vision.tray_difference import tray_blobs
 from vision.types import Candidate
@@ -29,11 +30,15 @@ def test_on_a_tray_of_known_die_size_every_candidate_is_of_that_size() -> None:
     assert len({round(c.size, 1) for c in bare}) > 1
 
 
-def test_a_die_clear_of_the_wall_and_of_every_other_candidate_stands_free() -> None:
-    """A cube on a flat floor rests on a face: it leans only on the wall or on another die."""
-    alone = Candidate((100.0, 100.0), 50.0, 0.9)
+def test_a_die_seen_alone_clear_of_the_wall_and_of_every_other_candidate_stands_free() -> None:
+    """A cube on a flat floor rests on a face: it leans only on the wall, on another die, or on
+    what the tray difference shows beside it. Without its own outline (a sunbeam across the
+    dice makes one blob of them) nothing shows it clear of the wall."""
+    own = box_outline((100.0, 100.0), 50.0)  # as the tray difference outlines a die alone
+    alone = Candidate((100.0, 100.0), 50.0, 0.9, True, own)
     assert free_standing(alone, [alone])
-    assert not free_standing(Candidate((100.0, 100.0), 50.0, 0.9, at_wall=True), [alone])
+    assert not free_standing(Candidate((100.0, 100.0), 50.0, 0.9), [alone])  # no outline
+    assert not free_standing(Candidate((100.0, 100.0), 50.0, 0.9, True, own, at_wall=True), [alone])
     reach = PARAMS.candidates.support * 50.0
     near = Candidate((100.0 + 0.9 * reach, 100.0), 50.0, 0.2)  # anything beside it counts
     far = Candidate((100.0, 100.0 + 1.1 * reach), 50.0, 0.9)
