@@ -68,8 +68,7 @@ class TrayDifference:
     ) -> tuple[float, float]:
         """Frame px inside `outline`, and inside it within `radius` frame px of a centre: as
         found, or (lit) only what still differs once the light is matched around each place."""
-        inside = np.zeros(self._now.shape[:2], np.uint8)
-        cv2.fillPoly(inside, [np.round(outline * self.scale).astype(np.int32)], 1)
+        inside = self._inside(outline)
         if lit:
             inside &= self.lit
         disc = np.zeros_like(inside)
@@ -82,13 +81,17 @@ class TrayDifference:
     def middle(self, outline: np.ndarray) -> tuple[tuple[float, float], float] | None:
         """The centroid (frame px) and area (frame px) of what inside `outline` still differs
         once the light is matched; None where nothing does."""
-        inside = np.zeros(self._now.shape[:2], np.uint8)
-        cv2.fillPoly(inside, [np.round(outline * self.scale).astype(np.int32)], 1)
-        m = cv2.moments(inside & self.lit, True)
+        m = cv2.moments(self._inside(outline) & self.lit, True)
         if m["m00"] <= 0:
             return None
         centre = (m["m10"] / m["m00"] / self.scale, m["m01"] / m["m00"] / self.scale)
         return centre, m["m00"] / self.scale**2
+
+    def _inside(self, outline: np.ndarray) -> np.ndarray:
+        """uint8 0/1, the working copy's size: inside `outline` (frame px)."""
+        inside = np.zeros(self._now.shape[:2], np.uint8)
+        cv2.fillPoly(inside, [np.round(outline * self.scale).astype(np.int32)], 1)
+        return inside
 
     def lit_area(self, outline: np.ndarray) -> float:
         """Frame px inside `outline` that still differ once the light is matched."""
