@@ -212,21 +212,23 @@ def _missed(
 ) -> Candidate | None:
     """The one die the finder missed in a blob that holds more than its marks, or None where
     the blob is not one die more. Where two dice touch, the finder may mark one mark for the
-    pair. Dice of one set are of one area, so the blob's centroid (what differs once the light
-    is matched: no shadow) is the mean of its dice's centres: the missed die's is the blob's
-    times their number less the marks', and with it marked too the blob must hold no more than
-    its marks (`_holds_more`; three touching dice with one marked hold more). The blob stays
-    unexplained all the same: only a die both readings read there explains it
-    (judge.judge_roll); one taken for a part of another die, or for none, leaves it refusing
-    the roll."""
-    found = difference.middle(outline)
-    if found is None:
-        return None
-    (x, y), area = found
+    pair. With a disc of `p.missed_disc` die sides cut out about each mark, the missed die's
+    middle is the point deepest in what is left of the blob (what differs once the light is
+    matched: no shadow): a marked die keeps only its corners there, its neighbour its whole
+    square. It must lie `p.missed_depth` die sides deep (a whole die's middle lies over 0.4
+    deep), and
+    with it marked too the blob must hold no more than its marks (`_holds_more`; three
+    touching dice with one marked hold more). The blob stays unexplained all the same: only a
+    die both readings read there explains it (judge.judge_roll); one taken for a part of
+    another die, or for none, leaves it refusing the roll."""
+    area = difference.lit_area(outline)
     n = len(marks) + 1
     if area > p.tray_area[1] * n * die**2 or area < (n - 1 + p.tray_area[0]) * die**2:
         return None
-    centre = (n * x - sum(m[0] for m in marks), n * y - sum(m[1] for m in marks))
+    found = difference.deepest(outline, marks, p.missed_disc * die)
+    if found is None or found[1] < p.missed_depth * die:
+        return None
+    centre = found[0]
     polygon = np.asarray(outline, np.float32).reshape(-1, 1, 2)
     if cv2.pointPolygonTest(polygon, centre, False) < 0:
         return None

@@ -73,6 +73,12 @@ class CandidateParams:
     # own side of the midline between them (candidates.apart). Geometry: a die's box is its top
     # face's `body_of_face` times, whose half-diagonal reaches 0.57 of it: a mark nearer lies on
     # this die's face (a pip, a glint); two flat dice face against face lie 0.8-0.9 apart
+    missed_disc: float = 0.4  # die sides: a die the finder missed beside a marked one is
+    # sought in its blob with a disc of this radius cut out about each mark, and its middle
+    # must lie `missed_depth` die sides deep in what is left (candidates._missed). Geometry: a
+    # flat die's footprint is 0.85-0.9 of its box, so such a disc lies within the marked
+    # die's and leaves a face-to-face neighbour's square whole, its middle about 0.43 deep
+    missed_depth: float = 0.25
     edge_margin: float = 0.05  # a box within this (die sides) of the frame edge is cut (camera)
     floor_reach: float = 0.5  # on a calibrated tray, what differs from the empty tray counts
     # only this near the floor (die sides): a die whose middle lies further out is beside the

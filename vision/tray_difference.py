@@ -87,6 +87,24 @@ class TrayDifference:
         centre = (m["m10"] / m["m00"] / self.scale, m["m01"] / m["m00"] / self.scale)
         return centre, m["m00"] / self.scale**2
 
+    def deepest(
+        self, outline: np.ndarray, centres: list[tuple[float, float]], radius: float
+    ) -> tuple[tuple[float, float], float] | None:
+        """The point (frame px) inside `outline` that still differs once the light is matched
+        and lies deepest in it, discs of `radius` frame px about the centres left out; and its
+        depth (frame px to the nearest pixel that does not differ, or to a disc). None where
+        nothing is left. A die's middle is the deepest point of its own square, whatever the
+        dice beside it: a disc cut out of a marked die leaves its neighbour's square whole."""
+        left = self._inside(outline) & self.lit
+        for x, y in centres:
+            middle = (round(x * self.scale), round(y * self.scale))
+            cv2.circle(left, middle, max(1, round(radius * self.scale)), 0, cv2.FILLED)
+        if not left.any():
+            return None
+        depth = cv2.distanceTransform(np.pad(left, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
+        _, most, _, (x, y) = cv2.minMaxLoc(depth)
+        return (x / self.scale, y / self.scale), most / self.scale
+
     def _inside(self, outline: np.ndarray) -> np.ndarray:
         """uint8 0/1, the working copy's size: inside `outline` (frame px)."""
         inside = np.zeros(self._now.shape[:2], np.uint8)

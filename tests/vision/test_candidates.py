@@ -52,8 +52,8 @@ def test_a_die_the_finder_missed_beside_a_marked_one_is_found_in_the_tray_differ
     style, angle
 ) -> None:
     """Two dice face against face, the finder marking one: the blob of the tray difference
-    holds both, and its centroid is the mean of theirs, so the missed die lies where the
-    blob's centroid times two less the mark puts it. A blob of one die more, not more."""
+    holds both, and the missed die's middle is the deepest point of the blob once a disc about
+    the mark is cut out. A blob of one die more, not more."""
     turn = np.exp(1j * np.radians(angle))
     marked, missed = (300.0, 240.0), (300.0 + 48 * turn.real, 240.0 + 48 * turn.imag)
     frame = synth.scene([DrawnDie(3, marked, angle=angle), DrawnDie(5, missed, angle=angle)], style)
@@ -71,6 +71,22 @@ def test_a_die_the_finder_missed_beside_a_marked_one_is_found_in_the_tray_differ
     lone = synth.scene([DrawnDie(3, marked, angle=angle)], style)
     (alone,) = tray_blobs(lone, empty, die).outlines
     assert _missed(tray_blobs(lone, empty, die), alone, [marked], die, PARAMS.candidates) is None
+
+
+def test_a_missed_die_is_found_at_its_own_middle_whatever_the_size_of_its_neighbours() -> None:
+    """A die seen larger than its set (one nearer the camera, or showing a side) shares the
+    blob: the missed die is still found on its own square. (The blob's centroid, weighted by
+    the larger die, would put it 25 px, half a face, towards the marks.)"""
+    big, beside, missed = (300.0, 240.0), (354.0, 240.0), (402.0, 240.0)
+    dice = [DrawnDie(3, big, side=60.0), DrawnDie(4, beside), DrawnDie(5, missed)]
+    frame = synth.scene(dice, synth.IVORY_ON_GREEN)
+    empty = synth.tray(frame.shape[1], frame.shape[0], synth.IVORY_ON_GREEN, seed=8)
+    die = 48.0 * PARAMS.candidates.body_of_face
+    difference = tray_blobs(frame, empty, die)
+    (outline,) = difference.outlines
+    found = _missed(difference, outline, [big, beside], die, PARAMS.candidates)
+    assert found is not None
+    assert np.hypot(found.centre[0] - missed[0], found.centre[1] - missed[1]) < 0.2 * 48
 
 
 def test_a_box_is_cut_at_the_midline_to_a_die_beside_it_only() -> None:
