@@ -185,8 +185,7 @@ def judge_roll(
     """The roll: `ok` only when every die is read, nothing else lies there, the count is right."""
     dice = tuple(sorted((v.die for v in verdicts if v.die is not None), key=lambda d: d.center))
     refused = [v for v in verdicts if v.counts and v.die is None]
-    missed = [v for v in verdicts if v.die is not None and v.candidate.p_die == 0.0]
-    unexplained = [u for u in unexplained if not _holds(u, refused) and not _holds(u, missed)]
+    unexplained = [u for u in unexplained if not _holds(u, refused) and not _all_read(u, verdicts)]
     if unexplained:
         x, y = np.asarray(unexplained[0]).reshape(-1, 2).mean(axis=0)
         why = f"something on the tray that is not one die (dice heaped?) at ({x:.0f}, {y:.0f})"
@@ -207,7 +206,21 @@ def _holds(outline: np.ndarray, verdicts: Sequence[DieVerdict]) -> bool:
     """Does something unexplained on the tray hold one of these dice? One refused for its own
     reason: a die leaning on the wall shows more of itself than a flat one (its side, its
     shadow up the wall), so its outline is more than one die's, and the visitor is told it
-    leans. One the tray difference alone saw and both readings read (candidates._missed): the
-    die more that the finder did not mark, and nothing is left unexplained."""
+    leans."""
+    return bool(_inside(outline, verdicts))
+
+
+def _all_read(outline: np.ndarray, verdicts: Sequence[DieVerdict]) -> bool:
+    """Is a blob that held one die more than the finder marked explained: the die the tray
+    difference alone saw (candidates._missed) read by both readings, and every mark in the
+    blob read as a die of its own? A mark left out as a part of that die (its box drawn
+    across two dice) leaves a die unread, and the blob refusing the roll."""
+    inside = _inside(outline, verdicts)
+    missed = any(v.candidate.p_die == 0.0 and v.die is not None for v in inside)
+    return missed and all(v.die is not None for v in inside)
+
+
+def _inside(outline: np.ndarray, verdicts: Sequence[DieVerdict]) -> list[DieVerdict]:
+    """The verdicts whose candidate's centre lies in the outline (frame px)."""
     polygon = np.asarray(outline, np.float32).reshape(-1, 1, 2)
-    return any(cv2.pointPolygonTest(polygon, v.candidate.centre, False) >= 0 for v in verdicts)
+    return [v for v in verdicts if cv2.pointPolygonTest(polygon, v.candidate.centre, False) >= 0]

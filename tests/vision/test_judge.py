@@ -126,7 +126,8 @@ def test_a_wrong_count_says_how_many_dice_in_words(count, said):
 def test_a_blob_holding_more_is_explained_only_by_the_missed_die_read_in_it():
     """A blob of the tray difference that holds one die more than the finder marked in it
     refuses the roll, unless the die the tray difference alone put there (p_die 0) is read by
-    both readings; taken for a part of another die, it leaves the blob refusing the roll."""
+    both readings and every mark in it is read too; taken for a part of another die, or a mark
+    taken for a part of it, it leaves the blob refusing the roll."""
     blob = np.array([[[20, 10]], [[140, 10]], [[140, 70]], [[20, 70]]], np.int32)
     marked = Die(3, (50.0, 40.0), 30.0, 0.95)
     missed = Die(5, (100.0, 40.0), 30.0, 0.95)
@@ -138,3 +139,6 @@ def test_a_blob_holding_more_is_explained_only_by_the_missed_die_read_in_it():
     assert judge_roll([found, part], [blob], 1, PARAMS).reason is RerollReason.OVERLAP
     marked_read = DieVerdict(Candidate(missed.center, 37.5, 0.9), None, None, missed, None, "")
     assert judge_roll([found, marked_read], [blob], 2, PARAMS).reason is RerollReason.OVERLAP
+    # the missed die read, but the mark beside it left out as a part of it: one die unread
+    mark = DieVerdict(found.candidate, None, None, None, None, "part of a die read", False)
+    assert judge_roll([mark, read], [blob], 1, PARAMS).reason is RerollReason.OVERLAP
