@@ -138,43 +138,41 @@ class DiePose:
         return self.labels[up_axis(self.rotation)]
 
 
-def draw_die(
-    frame: np.ndarray,
-    pose: DiePose,
-    look: DieLook,
-    geometry: TrayGeometry,
-    light: np.ndarray,
-    exposure: float,
-) -> None:
-    """Draw one die, its shadow and its motion blur into `frame` (uint8 BGR, in place)."""
+def resting(pose: DiePose, side: float) -> bool:
+    """Does the die rest on the floor (a face or an edge on it), not on a die, a rim or air?"""
+    return float(pose.corners(side)[:, 2].min()) < 0.05 * side
+
+
+def _region(frame: np.ndarray, points: np.ndarray, pad: float) -> tuple[int, int, int, int] | None:
+    """The frame's box (x0, y0, x1, y1) about the points with `pad` px around, or None where
+    it is under 2 px."""
+    x0, y0 = np.floor(points.min(axis=0) - pad).astype(int)
+    x1, y1 = np.ceil(points.max(axis=0) + pad).astype(int)
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def draw_shadow(frame: np.ndarray, pose: DiePose, geometry: TrayGeometry) -> None:
+    """Darken what lies under and beside one die (uint8 BGR `frame`, in place): a soft shadow
+    along the light and a darker contact shadow. Drawn before the dice over it: the top faces
+    of equal dice lie in one plane, so a die's shadow never falls on a neighbour's top face."""
     side = geometry.die
     corners3 = pose.corners(side)
-    corners2 = geometry.project(corners3)
     base_z = float(corners3[:, 2].min())
-    velocity = np.asarray(pose.velocity, float)
-    streak = velocity * exposure
-    blur = float(np.hypot(*streak))
-
-    # Region of interest: the die, its shadow, and the blur streak, with a margin.
     shadow_offset = np.array([0.18, 0.24]) * (corners3[:, 2:3] - base_z)
     shadow_pts = geometry.project(
         np.column_stack([corners3[:, :2] + shadow_offset, np.full(8, base_z)])
     )
-    pts = np.vstack([corners2, shadow_pts])
-    pad = 0.35 * side + blur / 2 + 4
-    x0, y0 = np.floor(pts.min(axis=0) - pad).astype(int)
-    x1, y1 = np.ceil(pts.max(axis=0) + pad).astype(int)
-    h, w = frame.shape[:2]
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-    if x1 - x0 < 2 or y1 - y0 < 2:
+    box = _region(frame, shadow_pts, 0.35 * side + 4)
+    if box is None:
         return
+    x0, y0, x1, y1 = box
     roi = frame[y0:y1, x0:x1].astype(np.float32) / 255
     rh, rw = roi.shape[:2]
     origin = np.array([x0, y0], float)
-    lit = float(light[int(np.clip(corners2[:, 1].mean(), 0, h - 1)),
-                      int(np.clip(corners2[:, 0].mean(), 0, w - 1))])  # fmt: skip
-
-    # Soft shadow on the surface under the die, and a darker contact shadow.
     shadow = np.zeros((rh, rw), np.float32)
     hull = cv2.convexHull(np.round((shadow_pts - origin) * 4).astype(np.int32))
     cv2.fillConvexPoly(shadow, hull, 0.5, cv2.LINE_AA, shift=2)
@@ -186,6 +184,36 @@ def draw_die(
         cv2.fillConvexPoly(footprint, hull, 0.45, cv2.LINE_AA, shift=2)
         shadow += cv2.GaussianBlur(footprint, (0, 0), 0.06 * side)
     roi *= 1 - np.clip(shadow, 0, 0.8)[..., None]
+    frame[y0:y1, x0:x1] = np.clip(roi * 255 + 0.5, 0, 255).astype(np.uint8)
+
+
+def draw_die(
+    frame: np.ndarray,
+    pose: DiePose,
+    look: DieLook,
+    geometry: TrayGeometry,
+    light: np.ndarray,
+    exposure: float,
+) -> None:
+    """Draw one die and its motion blur into `frame` (uint8 BGR, in place); its shadow is
+    draw_shadow's."""
+    side = geometry.die
+    corners2 = geometry.project(pose.corners(side))
+    velocity = np.asarray(pose.velocity, float)
+    streak = velocity * exposure
+    blur = float(np.hypot(*streak))
+
+    # Region of interest: the die and the blur streak, with a margin.
+    box = _region(frame, corners2, 0.35 * side + blur / 2 + 4)
+    if box is None:
+        return
+    x0, y0, x1, y1 = box
+    h, w = frame.shape[:2]
+    roi = frame[y0:y1, x0:x1].astype(np.float32) / 255
+    rh, rw = roi.shape[:2]
+    origin = np.array([x0, y0], float)
+    lit = float(light[int(np.clip(corners2[:, 1].mean(), 0, h - 1)),
+                      int(np.clip(corners2[:, 0].mean(), 0, w - 1))])  # fmt: skip
 
     # The die itself, drawn supersampled: body silhouette, then the faces that face the camera.
     ss = SUPERSAMPLE

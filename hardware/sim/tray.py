@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from hardware.camera import CameraBase, CameraError, Frame
-from hardware.sim.dice import DieLook, DiePose, draw_die
+from hardware.sim.dice import DieLook, DiePose, draw_die, draw_shadow, resting
 from hardware.sim.scene import TrayGeometry, hex_to_bgr, noise_bank, render_background
 from hardware.sim.throw import Hazard, Throw, simulate
 
@@ -191,7 +191,14 @@ class SimulatedTray(CameraBase):
     def render(self, poses: tuple[DiePose, ...]) -> np.ndarray:
         """A frame showing dice in `poses`: BGR uint8 (h, w, 3)."""
         frame = self._background.copy()
-        for pose in sorted(poses, key=lambda p: p.centre[2]):
+        for pose in poses:  # on the floor first: no die's shadow falls on a top face
+            if resting(pose, self.geometry.die):
+                draw_shadow(frame, pose, self.geometry)
+        camera = np.array([*self.geometry.centre, self.geometry.camera_height])
+        far_first = sorted(poses, key=lambda p: -float(np.linalg.norm(p.centre - camera)))
+        for pose in far_first:  # a nearer die hides the sides of those beside and under it
+            if not resting(pose, self.geometry.die):  # on a die, the rim or in the air
+                draw_shadow(frame, pose, self.geometry)
             draw_die(frame, pose, self.look, self.geometry, self._light, self.exposure)
         if self.shadow is not None:
             light = self.shadow if self.shadow.ndim == 3 else self.shadow[..., None]

@@ -150,6 +150,28 @@ def test_touching_dice_are_a_die_apart(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(5))
+def test_no_die_shadows_or_hides_the_top_face_of_a_die_it_touches(seed: int) -> None:
+    """The top faces of dice on the floor lie in one plane, so a neighbour's shadow falls on
+    the floor only, and its side against this die lies behind it: each die's top face looks
+    the same with the dice beside it and without (on average over the face: each frame has
+    its own sensor noise)."""
+    import cv2
+
+    from hardware.sim.dice import FACE_CORNERS, up_axis
+
+    tray, clock = make_tray(seed)
+    poses = final(tray, Hazard.TOUCHING, clock)
+    together = tray.render(poses).astype(np.float32)
+    for pose in poses:
+        alone = tray.render((pose,)).astype(np.float32)
+        axis = up_axis(pose.rotation)
+        quad = pose.centre + 0.9 * (pose.rotation @ (FACE_CORNERS[axis].T * SIDE / 2)).T
+        inside = np.zeros(together.shape[:2], np.uint8)
+        cv2.fillConvexPoly(inside, np.round(tray.geometry.project(quad)).astype(np.int32), 1)
+        assert abs(float((together - alone)[inside > 0].mean())) < 1.0
+
+
+@pytest.mark.parametrize("seed", range(5))
 def test_a_stacked_die_rests_on_another(seed: int) -> None:
     tray, clock = make_tray(seed)
     poses = final(tray, Hazard.STACKED, clock)
