@@ -216,11 +216,10 @@ def _missed(
     middle is the point deepest in what is left of the blob (what differs once the light is
     matched: no shadow): a marked die keeps only its corners there, its neighbour its whole
     square. It must lie `p.missed_depth` die sides deep (a whole die's middle lies over 0.4
-    deep), and
-    with it marked too the blob must hold no more than its marks (`_holds_more`; three
-    touching dice with one marked hold more). The blob stays unexplained all the same: only a
-    die both readings read there explains it (judge.judge_roll); one taken for a part of
-    another die, or for none, leaves it refusing the roll."""
+    deep), and with it marked too the blob must hold no more than its marks (`_holds_more`;
+    three touching dice with one marked hold more). The blob stays unexplained all the same:
+    only that die and every mark in it read as dice explain it (judge.judge_roll); that die
+    taken for a part of another, or for none, leaves it refusing the roll."""
     area = difference.lit_area(outline)
     n = len(marks) + 1
     if area > p.tray_area[1] * n * die**2 or area < (n - 1 + p.tray_area[0]) * die**2:

@@ -71,21 +71,9 @@ class TrayDifference:
         inside = self._inside(outline)
         if lit:
             inside &= self.lit
-        disc = np.zeros_like(inside)
-        for x, y in centres:
-            middle = (round(x * self.scale), round(y * self.scale))
-            cv2.circle(disc, middle, max(1, round(radius * self.scale)), 1, cv2.FILLED)
+        disc = self._discs(centres, radius)
         square = self.scale**2
         return cv2.countNonZero(inside) / square, cv2.countNonZero(inside & disc) / square
-
-    def middle(self, outline: np.ndarray) -> tuple[tuple[float, float], float] | None:
-        """The centroid (frame px) and area (frame px) of what inside `outline` still differs
-        once the light is matched; None where nothing does."""
-        m = cv2.moments(self._inside(outline) & self.lit, True)
-        if m["m00"] <= 0:
-            return None
-        centre = (m["m10"] / m["m00"] / self.scale, m["m01"] / m["m00"] / self.scale)
-        return centre, m["m00"] / self.scale**2
 
     def deepest(
         self, outline: np.ndarray, centres: list[tuple[float, float]], radius: float
@@ -95,15 +83,20 @@ class TrayDifference:
         depth (frame px to the nearest pixel that does not differ, or to a disc). None where
         nothing is left. A die's middle is the deepest point of its own square, whatever the
         dice beside it: a disc cut out of a marked die leaves its neighbour's square whole."""
-        left = self._inside(outline) & self.lit
-        for x, y in centres:
-            middle = (round(x * self.scale), round(y * self.scale))
-            cv2.circle(left, middle, max(1, round(radius * self.scale)), 0, cv2.FILLED)
+        left = self._inside(outline) & self.lit & (1 - self._discs(centres, radius))
         if not left.any():
             return None
         depth = cv2.distanceTransform(np.pad(left, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
         _, most, _, (x, y) = cv2.minMaxLoc(depth)
         return (x / self.scale, y / self.scale), most / self.scale
+
+    def _discs(self, centres: list[tuple[float, float]], radius: float) -> np.ndarray:
+        """uint8 0/1, the working copy's size: within `radius` frame px of a centre."""
+        disc = np.zeros(self._now.shape[:2], np.uint8)
+        for x, y in centres:
+            middle = (round(x * self.scale), round(y * self.scale))
+            cv2.circle(disc, middle, max(1, round(radius * self.scale)), 1, cv2.FILLED)
+        return disc
 
     def _inside(self, outline: np.ndarray) -> np.ndarray:
         """uint8 0/1, the working copy's size: inside `outline` (frame px)."""
