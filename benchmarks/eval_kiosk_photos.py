@@ -138,7 +138,12 @@ def main() -> int:
                     f"{faces.window[1]:.2f}"
                 )
             )
-            notes.append(f"{name}, {key}: learnt {learnt}; pip shape {reader.pip_shape}")
+            shape = "not yet" if reader.pip_shape is None else f"{reader.pip_shape:.3f}"
+            pips, layout = reader.tilt_limits
+            notes.append(
+                f"{name}, {key}: learnt {learnt}; pip shape {shape}; "
+                f"taken to lean past pips {pips:.3f} long, layouts {layout:.3f}"
+            )
     print(*notes, sep="\n")
     return 0
 

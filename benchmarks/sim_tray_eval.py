@@ -149,11 +149,16 @@ def main(
 
 
 def _window(read: TrayReader) -> str:
-    """What the reader learnt of the tray's flat faces: the window each face is held to."""
+    """What the reader learnt of the tray's flat faces: the window each face is held to, and
+    how long flat dice's pips and layouts may look (TrayReader.tilt_limits)."""
     if read.face_size is None:
         return "the top-face window was not learnt in these throws"
     low, high = read.params.judge.top_face
-    return f"window learnt: faces {low:.3f}-{high:.3f} of {read.face_size:.1f} px"
+    pips, layout = read.tilt_limits
+    return (
+        f"window learnt: faces {low:.3f}-{high:.3f} of {read.face_size:.1f} px; "
+        f"leaning past pips {pips:.3f} long, layouts {layout:.3f}"
+    )
 
 
 def _arguments(argv: list[str]) -> argparse.Namespace:

@@ -71,7 +71,8 @@ def read_pips(
     n = len(spots.centres)
 
     def refuse(reason: RerollReason, why: str) -> PipReading:
-        return PipReading(None, 0.0, face, reason, why, n)
+        stretch = None if fit is None else fit.stretch
+        return PipReading(None, 0.0, face, reason, why, n, stretch=stretch, pip_stretch=shape)
 
     fit, why = fit_pips(spots, p)
     found = face  # by its colour: the other framings are square boxes, which show no tilt
@@ -107,8 +108,7 @@ def read_pips(
     if fit.value >= 4 and fit.stretch > lean.stretch:
         return refuse(RerollReason.COCKED, f"a {fit.value} laid out {fit.stretch:.2f} long")
     if not lean.both and lean.round > 1 and shape is not None and shape > lean.round:
-        why = f"the pips of a {fit.value} seen {shape:.2f} long"
-        return PipReading(None, 0.0, face, RerollReason.COCKED, why, n, pip_stretch=shape)
+        return refuse(RerollReason.COCKED, f"the pips of a {fit.value} seen {shape:.2f} long")
     if leans:
         return refuse(RerollReason.COCKED, f"a {fit.value} on a face {face.aspect:.2f} long")
     return PipReading(fit.value, confidence(fit, p), face, None, "", n, pips, fit.stretch, shape)

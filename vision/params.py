@@ -327,7 +327,17 @@ class JudgeParams:
     # the first dice's faces about their median, where that is wider than `top_face` (chosen:
     # a flat die lies within it)
     pip_shapes: int = 10  # TrayReader.pip_shape is told once this many dice showing 1-3 are
-    # measured (chosen: a median of ten)
+    # measured (chosen: a median of ten); the leaning limits are widened (below) only from
+    # at least so many measures
+    lean_spread: float = 4.0  # where this camera measures flat dice's pips and layouts less
+    # exactly than `pips.cocked_pips` and `pips.cocked_stretch` allow (drilled pips, JPEG, a
+    # real lens: byler's light box read as the kiosk reads, 27 px faces, took a third to half
+    # of the flat dice beside another die or the wall to lean), the limits are widened to this
+    # many robust deviations of the first dice's measures over their median (chosen as
+    # `top_face_spread`: a flat die lies within it)...
+    lean_ceiling: float = 1.103  # ...but never past this: a die leaning 25 degrees or more
+    # is refused on any camera (geometry: 1/cos 25). A camera that needs the limit widened
+    # cannot see smaller tilts: staff see it (TrayReader.tilt_limits)
     same_rest: float = 0.5  # dice read within this many die sizes of those last learnt from,
     # with their values, are that rest read again and teach nothing new (geometry)
 

@@ -58,7 +58,7 @@ def one_die_twice(verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVer
     for i, a in enumerate(slanted):
         for b in slanted[i + 1 :]:
             reach = p.photo.edge_to_edge * max(a.die.size, b.die.size)
-            tilted = max(a.pips.stretch, b.pips.stretch) > p.photo.paired_stretch
+            tilted = max(a.pips.stretch or 1.0, b.pips.stretch or 1.0) > p.photo.paired_stretch
             apart = np.hypot(a.die.center[0] - b.die.center[0], a.die.center[1] - b.die.center[1])
             if tilted and apart < reach:
                 doubtful.update((id(a), id(b)))

@@ -29,10 +29,13 @@ VERSION = 2  # 2: the floor is no part of a face on the tray (top_face.floor_of)
 @dataclass(frozen=True, slots=True)
 class TrayFaces:
     """sizes: the last top faces read (px, newest last); window: the face a die may show, as
-    times their median (JudgeParams.top_face, as learnt)."""
+    times their median (JudgeParams.top_face, as learnt); tilts: how long a flat die's pips and
+    pip layout may look (PipParams.cocked_pips and cocked_stretch, as learnt; None in a file
+    written before they were learnt: those of the reader's parameters)."""
 
     sizes: tuple[float, ...]
     window: tuple[float, float]
+    tilts: tuple[float, float] | None = None
 
 
 def save_faces(directory: str | os.PathLike[str], faces: TrayFaces) -> Path:
@@ -43,6 +46,8 @@ def save_faces(directory: str | os.PathLike[str], faces: TrayFaces) -> Path:
         "sizes": [round(float(s), 2) for s in faces.sizes],
         "window": [float(faces.window[0]), float(faces.window[1])],
     }
+    if faces.tilts is not None:
+        record["tilts"] = [float(faces.tilts[0]), float(faces.tilts[1])]
     write_atomically(path, (json.dumps(record) + "\n").encode("utf-8"))
     return path
 
@@ -81,4 +86,20 @@ def _faces(record: object) -> TrayFaces | None:
         return None
     if not window[0] <= 1.0 <= window[1]:
         return None
-    return TrayFaces(tuple(float(s) for s in sizes), (float(window[0]), float(window[1])))
+    tilts = _tilts(record.get("tilts"))
+    if "tilts" in record and tilts is None:
+        return None
+    sized = tuple(float(s) for s in sizes)
+    return TrayFaces(sized, (float(window[0]), float(window[1])), tilts)
+
+
+def _tilts(tilts: object) -> tuple[float, float] | None:
+    """The leaning limits kept, or None where they are no pair of ratios of 1 or more (or
+    none are kept: a file written before they were learnt)."""
+    if not isinstance(tilts, list) or len(tilts) != 2:
+        return None
+    if any(isinstance(v, bool) or not isinstance(v, int | float) for v in tilts):
+        return None
+    if not all(math.isfinite(v) and v >= 1.0 for v in tilts):
+        return None
+    return float(tilts[0]), float(tilts[1])

@@ -9,7 +9,7 @@ dice's top faces, the shape of their pips, and where the camera has moved since 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from copy import copy
 from dataclasses import replace
 
@@ -25,6 +25,8 @@ from vision.tray_faces import TrayFaces
 from vision.tray_shift import FollowedCamera
 from vision.types import DieVerdict
 from vision.vote import same_dice
+
+Measures = tuple[list[float], list[float]]  # flat dice's pip shapes (1-3, 6), layouts (4-6)
 
 
 class TrayReader:
@@ -71,6 +73,8 @@ class TrayReader:
         learn = params.judge.learn_dice
         self._sizes: deque[float] = deque(maxlen=learn)
         self._shapes: deque[float] = deque(maxlen=learn)  # pip shapes seen (pip_shape)
+        self._layouts: deque[float] = deque(maxlen=learn)  # 4-6 layouts seen (tilt_limits)
+        self._tilts: tuple[float, float] | None = None  # the leaning limits, once learnt
         self._first: list[float] | None = []  # faces read before the window applies
         self._last: Roll | None = None  # the roll last learnt from
         self.camera = FollowedCamera(calibration)  # the camera's moves since calibration
@@ -80,7 +84,8 @@ class TrayReader:
         if of_tray and faces is not None:
             self._sizes.extend(faces.sizes)
             self._first = None
-            self.params = _held_to(self.params, faces.window)
+            self.params = _held_to(self.params, faces.window, faces.tilts)
+            self._tilts = None if faces.tilts is None else self.tilt_limits
             self._learnt_size()
 
     @property
@@ -93,7 +98,14 @@ class TrayReader:
         """What this reader has learnt of the tray's faces (None while it is learning)."""
         if self._first is not None or not self._sizes:
             return None
-        return TrayFaces(tuple(self._sizes), self.params.judge.top_face)
+        return TrayFaces(tuple(self._sizes), self.params.judge.top_face, self._tilts)
+
+    @property
+    def tilt_limits(self) -> tuple[float, float]:
+        """How long a flat die's pips (a 1-3 or 6) and pip layout (a 4-6) may look on this
+        camera before the die is taken to lean: `pips.cocked_pips` and `pips.cocked_stretch`,
+        as widened once learnt (`_tilts_widened`)."""
+        return self.params.pips.cocked_pips, self.params.pips.cocked_stretch
 
     def expecting(self, expect: int | None) -> TrayReader:
         """This reader, what it has learnt and is learning kept, asking for `expect` dice."""
@@ -101,6 +113,7 @@ class TrayReader:
         other.expect = expect
         other._sizes = deque(self._sizes, maxlen=self._sizes.maxlen)
         other._shapes = deque(self._shapes, maxlen=self._shapes.maxlen)
+        other._layouts = deque(self._layouts, maxlen=self._layouts.maxlen)
         other._first = None if self._first is None else list(self._first)
         return other
 
@@ -141,8 +154,8 @@ class TrayReader:
         camera is now)."""
         return self._peek(frame)[0]
 
-    def _peek(self, frame: np.ndarray) -> tuple[Roll, list[float]]:
-        """peek(), and the pip shapes the read saw (`_read`)."""
+    def _peek(self, frame: np.ndarray) -> tuple[Roll, Measures]:
+        """peek(), and the flat dice's pips and layouts the read measured (`_read`)."""
         roll, shapes = self._read(frame)
         looked = roll.reason is not RerollReason.BAD_FRAME
         if self._of_tray and looked and (not roll.ok or not self._seen(roll)):
@@ -152,12 +165,13 @@ class TrayReader:
                 roll, shapes = self._read(frame)
         if self.camera.too_far:
             why = "the camera has moved since the tray was calibrated: calibrate again"
-            return Roll((), RerollReason.BAD_FRAME, why), []
+            return Roll((), RerollReason.BAD_FRAME, why), ([], [])
         return roll, shapes
 
-    def _read(self, frame: np.ndarray) -> tuple[Roll, list[float]]:
-        """The roll, and the pip shapes of the dice the classifier surely sees showing a flat
-        1-3 or 6, read or refused (pip_shape)."""
+    def _read(self, frame: np.ndarray) -> tuple[Roll, Measures]:
+        """The roll, and what was measured of the dice the classifier surely sees showing a
+        flat face, read or refused: the pips' shape of each 1-3 or 6 (pip_shape) and the
+        layout's stretch of each 4-6 whose pips fit one (tilt_limits)."""
         roll, verdicts = inspect(
             frame,
             expect=self.expect,
@@ -167,16 +181,14 @@ class TrayReader:
         )
         self.inspected = (frame, verdicts)
         sure = self.params.classify.sure
-        shapes = [
-            v.pips.pip_stretch
+        flat = [
+            (v.guess.value, v.pips)
             for v in verdicts
-            if v.pips is not None
-            and v.pips.pip_stretch is not None
-            and v.guess is not None
-            and v.guess.value in SHAPED
-            and v.guess.p >= sure
+            if v.pips is not None and v.guess is not None and v.guess.p >= sure
         ]
-        return roll, shapes
+        shapes = [r.pip_stretch for value, r in flat if value in SHAPED and r.pip_stretch]
+        layouts = [r.stretch for value, r in flat if value and value >= 4 and r.stretch]
+        return roll, (shapes, layouts)
 
     @property
     def pip_shape(self) -> float | None:
@@ -190,11 +202,12 @@ class TrayReader:
         return float(np.median(self._shapes))
 
     def __call__(self, frame: np.ndarray) -> Roll:
-        roll, shapes = self._peek(frame)
+        roll, (shapes, layouts) = self._peek(frame)
         if not self._of_tray or self._seen(roll):
             return roll
         self._last = roll
         self._shapes.extend(shapes)  # (none from a frame refused whole)
+        self._layouts.extend(layouts)
         sizes = [die.size for die in roll.dice]  # read by both, if not all the roll's
         self._sizes.extend(sizes)
         self._learnt_size()
@@ -207,6 +220,8 @@ class TrayReader:
             if len(self._first) >= self.params.judge.learn_dice:
                 first = np.asarray(self._first)
                 self.params = _widened(self.params, first / np.median(first))
+                self.params = _tilts_widened(self.params, self._shapes, self._layouts)
+                self._tilts = self.tilt_limits
                 self._first = None
                 learnt = self.faces
                 if self.on_learnt is not None and learnt is not None:
@@ -223,6 +238,38 @@ def _widened(params: Params, ratios: np.ndarray) -> Params:
     return replace(params, judge=replace(params.judge, top_face=window))
 
 
-def _held_to(params: Params, window: tuple[float, float]) -> Params:
-    """params holding faces to a window learnt before (times the faces' median)."""
-    return replace(params, judge=replace(params.judge, top_face=window))
+def _tilts_widened(params: Params, shapes: Sequence[float], layouts: Sequence[float]) -> Params:
+    """params with the leaning limits (`pips.cocked_pips`, `pips.cocked_stretch`) widened to
+    `judge.lean_spread` robust deviations of flat dice's measured pips (`shapes`) and layouts
+    over their median, where that is wider, up to `judge.lean_ceiling`; a limit measured on
+    fewer than `judge.pip_shapes` dice stays as it is."""
+    judge, pips = params.judge, params.pips
+
+    def limit(measures: Sequence[float], floor: float) -> float:
+        if len(measures) < judge.pip_shapes:
+            return floor
+        m = np.asarray(measures, dtype=float)
+        median = float(np.median(m))
+        wide = median + judge.lean_spread * 1.4826 * float(np.median(np.abs(m - median)))
+        return max(floor, min(wide, judge.lean_ceiling))
+
+    widened = replace(
+        pips,
+        cocked_pips=limit(shapes, pips.cocked_pips),
+        cocked_stretch=limit(layouts, pips.cocked_stretch),
+    )
+    return replace(params, pips=widened)
+
+
+def _held_to(
+    params: Params, window: tuple[float, float], tilts: tuple[float, float] | None
+) -> Params:
+    """params holding faces to a window learnt before (times the faces' median), and dice to
+    the leaning limits learnt with it (None: those of params)."""
+    params = replace(params, judge=replace(params.judge, top_face=window))
+    if tilts is None:
+        return params
+    pips, ceiling = params.pips, params.judge.lean_ceiling
+    own = (pips.cocked_pips, pips.cocked_stretch)
+    held = [min(max(kept, low), max(low, ceiling)) for kept, low in zip(tilts, own, strict=True)]
+    return replace(params, pips=replace(pips, cocked_pips=held[0], cocked_stretch=held[1]))

@@ -54,10 +54,11 @@ class PipReading:
     value: 1..6, or None with `reason` and `detail`; confidence: 0..1 margin to the fit's
     limits; face: the top face found (None if none); spots: pip-like spots counted;
     pips: where the pips read lie (frame px); stretch: how much the fitted pip layout is
-    squashed along one axis (1: seen square-on; 4, 5 and 6 pips show it); pip_stretch: how
-    much longer one way than the other the pips themselves look (pip_shape.py; measured on
-    the kiosk's tray on dice showing 1-3 or 6 against its wall or on a face found long, else
-    None).
+    squashed along one axis (1: seen square-on; 4, 5 and 6 pips show it; None where no layout
+    fitted); pip_stretch: how much longer one way than the other the pips themselves look
+    (pip_shape.py; measured on the kiosk's tray on dice showing 1-3 or 6, else None). A
+    reading refused for any reason keeps both where they were measured: the kiosk's reader
+    learns from them how exactly its camera measures flat dice (tray_reader.py).
     """
 
     value: int | None
@@ -67,7 +68,7 @@ class PipReading:
     detail: str
     spots: int = 0
     pips: tuple[tuple[float, float], ...] = ()
-    stretch: float = 1.0
+    stretch: float | None = None
     pip_stretch: float | None = None
 
 

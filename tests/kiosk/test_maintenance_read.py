@@ -152,6 +152,35 @@ def test_staff_are_told_when_the_dice_are_too_small_to_tell_a_leaning_die(tmp_pa
     assert reader_status.camera_state(seen, Translator("en")).endswith("square to the tray?")
 
 
+def test_staff_are_told_when_the_reader_reads_slightly_leaning_dice_as_flat(
+    tmp_path, drawn
+) -> None:
+    """A camera that measures flat dice's pips only roughly makes the reader widen its leaning
+    limits (TrayReader.tilt_limits, up to 1/cos 25 degrees): the camera tools say from what
+    tilt a die is thrown again; where the limits stay about the simulated tray's, nothing."""
+    tray = SimulatedTray(SIZE, die_size=DIE, seed=7)
+    tray.open()
+    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    rough = TrayFaces((float(DIE),) * 30, (0.96, 1.1), tilts=(1.10, 1.07))
+    watcher = build_watcher(load_config(None), calibration, 3, faces=rough)
+    kiosk = headless_table(tmp_path, worker=_Worker(watcher))
+    kiosk.calibration = calibration
+    scene = kiosk.scenes["maintenance"]
+    assert scene.faces_state() == (
+        f"The dice's top faces measure {DIE} px a side, their pips roughly: a die leaning "
+        "under 25 degrees counts as flat."
+    )
+    kiosk.goto("maintenance")
+    while scene.tool != "camera":
+        scene.on_button("right", "press")
+    kiosk.render()
+    assert scene.faces_state() in drawn
+    exact = TrayFaces((float(DIE),) * 30, (0.96, 1.1), tilts=(1.046, 1.05))
+    kiosk.worker.watcher = build_watcher(load_config(None), calibration, 3, faces=exact)
+    assert scene.faces_state() == f"The dice's top faces measure {DIE} px a side."
+    kiosk.log.close()
+
+
 def test_staff_see_that_the_camera_has_moved_since_calibration(tmp_path, drawn) -> None:
     """A camera knocked after calibration: the camera tools say the reader follows it, by how
     much; knocked too far, that every roll is thrown again until staff calibrate again."""
@@ -222,7 +251,7 @@ def test_staff_pressing_test_read_see_the_kiosks_ruling_on_the_screen(tmp_path, 
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
-@pytest.mark.parametrize("small", [False, True])
+@pytest.mark.parametrize("small", [False, True, "loose"])
 def test_the_faces_line_keeps_its_size_on_the_seven_inch_panel(
     tmp_path, lang, small, monkeypatch
 ) -> None:
@@ -235,7 +264,9 @@ def test_the_faces_line_keeps_its_size_on_the_seven_inch_panel(
     kiosk.set_language(lang)
     kiosk.calibration = Calibration(np.array([[0, 0], [9, 0], [9, 9], [0, 9]]), None, None)
     scene = kiosk.scenes["maintenance"]
-    if small:
+    if small == "loose":
+        line = scene.tr(reader_status.FACES_LOOSE).format(px=139, degrees=25)
+    elif small:
         line = scene.tr(reader_status.FACES_SMALL).format(px=39, least=reader_status.LEAST_FACE)
     else:
         line = scene.tr(reader_status.FACES_LEARNING).format(n=29, total=30)

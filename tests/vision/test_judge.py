@@ -9,7 +9,7 @@ from vision.judge import judge_die, judge_roll
 from vision.params import PARAMS
 from vision.reading import Die, RerollReason
 from vision.top_face import Face
-from vision.tray_reader import _widened
+from vision.tray_reader import _tilts_widened, _widened
 from vision.types import Candidate, DieVerdict, FaceGuess, PipReading
 
 
@@ -42,6 +42,20 @@ def test_faces_measured_loosely_widen_the_window_and_exact_ones_keep_it():
     loose = _widened(PARAMS, np.array([0.9, 0.95, 1.0, 1.05, 1.12, 0.97]))
     low, high = loose.judge.top_face
     assert low < PARAMS.judge.top_face[0] and high > PARAMS.judge.top_face[1]
+
+
+def test_flat_dice_measured_loosely_widen_the_leaning_limits_up_to_the_ceiling():
+    pips, ceiling = PARAMS.pips, PARAMS.judge.lean_ceiling
+    exact = [1.0, 1.01, 1.005, 1.02, 1.0, 1.01, 1.015, 1.0, 1.01, 1.02, 1.005]
+    kept = _tilts_widened(PARAMS, exact, exact).pips
+    assert (kept.cocked_pips, kept.cocked_stretch) == (pips.cocked_pips, pips.cocked_stretch)
+    loose = [1.02, 1.04, 1.06, 1.03, 1.05, 1.08, 1.01, 1.04, 1.07, 1.03, 1.05]
+    widened = _tilts_widened(PARAMS, loose, exact).pips
+    assert pips.cocked_pips < widened.cocked_pips < ceiling
+    assert widened.cocked_stretch == pips.cocked_stretch  # layouts measured exactly
+    looser = _tilts_widened(PARAMS, [v * 1.1 for v in loose], loose[:5]).pips
+    assert looser.cocked_pips == ceiling  # a tilt of 25 degrees is refused on any camera
+    assert looser.cocked_stretch == pips.cocked_stretch  # five dice teach nothing
 
 
 @pytest.mark.parametrize("value", [3, 6])

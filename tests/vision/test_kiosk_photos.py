@@ -1,7 +1,8 @@
 """The kiosk's reader on real dice: photos of a fixed camera over a light box, read as a tray's
 throws (benchmarks/eval_kiosk_photos.py). Real pips and a real lens measure flat dice longer
-than the simulated tray's pinhole camera: where a die has something to lean on (the wall,
-another die) many are refused as leaning; none is announced wrongly."""
+than the simulated tray's pinhole camera: held to its limits, a third of the dice with something
+to lean on (the wall, another die) were refused as leaning. The reader learns how exactly this
+camera measures flat dice (TrayReader.tilt_limits); none is announced wrongly."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 
 from vision.calibrate import find_tray
 from vision.calibration import Calibration
+from vision.params import PARAMS
 from vision.reader import inspect
 from vision.tray_reader import TrayReader
 
@@ -43,29 +45,40 @@ def _session() -> tuple[Calibration, list[tuple[np.ndarray, list[tuple]]]]:
 
 
 @cache
-def _flat_dice() -> Counter:
-    """The dice the classifier reads right and surely (flat dice, seen from above) in the
-    session's photos, read as the kiosk reads, counted as eval_kiosk_photos.py counts them:
-    standing free or beside a die or the wall, and how many of each are taken to lean."""
-    calibration, photos = _session()
-    dice: Counter = Counter()
-    for frame, labels in photos:
-        dice.update(taken_to_lean(inspect(frame, expect=None, calibration=calibration)[1], labels))
-    return dice
-
-
-def test_the_kiosk_reader_answers_no_real_roll_wrongly():
+def _read_as_the_kiosk() -> tuple[TrayReader, Counter]:
+    """A kiosk's reader after the session's photos, each read as a throw, and its answers."""
     calibration, photos = _session()
     reader = TrayReader(calibration)
-    answered = Counter()
+    answered: Counter = Counter()
     for frame, labels in photos:
         reader.expect = len(labels)
         roll = reader(frame)
         if roll.ok:
             right = Counter(roll.values) == Counter(v for v, *_ in labels)
             answered["right" if right else "wrong"] += 1
-    # 8 of 30 answered: these photos hold 4-25 dice each, most beside another (Known weaknesses)
-    assert answered["wrong"] == 0 and answered["right"] >= 1
+    return reader, answered
+
+
+@cache
+def _flat_dice(learnt: bool = False) -> Counter:
+    """The dice the classifier reads right and surely (flat dice, seen from above) in the
+    session's photos, read as the kiosk reads, counted as eval_kiosk_photos.py counts them:
+    standing free or beside a die or the wall, and how many of each are taken to lean; held to
+    the leaning limits the reader learnt on them, or (learnt False) to those it starts with."""
+    calibration, photos = _session()
+    params = _read_as_the_kiosk()[0].params if learnt else PARAMS
+    dice: Counter = Counter()
+    for frame, labels in photos:
+        verdicts = inspect(frame, expect=None, calibration=calibration, params=params)[1]
+        dice.update(taken_to_lean(verdicts, labels))
+    return dice
+
+
+def test_the_kiosk_reader_answers_no_real_roll_wrongly():
+    _, answered = _read_as_the_kiosk()
+    # 13 of 30 answered (8 held to the simulated tray's tilt limits): these photos hold 4-25
+    # dice each, most beside another, many touching (`overlap`; Known weaknesses)
+    assert answered["wrong"] == 0 and answered["right"] >= 10, answered
 
 
 def test_a_real_flat_die_with_nothing_to_lean_on_is_seldom_taken_to_lean():
@@ -76,12 +89,19 @@ def test_a_real_flat_die_with_nothing_to_lean_on_is_seldom_taken_to_lean():
     assert dice["free"] >= 80 and dice["free leans"] <= 0.1 * dice["free"], dice
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known weakness (docs/vision.md): beside another die or the wall, a die is held to "
-    "the simulated tray's tilt limits, which real flat dice seen from above measure past",
-)
-def test_a_real_flat_die_beside_another_is_not_taken_to_lean():
-    dice = _flat_dice()
-    assert dice["beside"] >= 80
-    assert dice["beside leans"] <= 0.1 * dice["beside"], dice
+def test_the_reader_learns_how_exactly_this_camera_measures_flat_dice():
+    """27 px faces in JPEG: the pips and layouts of flat dice measure looser than the simulated
+    tray's limits allow, so the reader widens them, never past 1/cos 25 degrees."""
+    reader, _ = _read_as_the_kiosk()
+    pips, layout = reader.tilt_limits
+    assert PARAMS.pips.cocked_pips < pips <= PARAMS.judge.lean_ceiling
+    assert PARAMS.pips.cocked_stretch < layout <= PARAMS.judge.lean_ceiling
+
+
+def test_a_real_flat_die_beside_another_is_seldom_taken_to_lean_once_learnt():
+    """Held to the simulated tray's limits, 34 of the 104 flat dice beside another die or the
+    wall were taken to lean; held to what the reader learnt here, 7."""
+    before, learnt = _flat_dice(), _flat_dice(learnt=True)
+    assert learnt["beside"] >= 80 and before["beside"] == learnt["beside"]
+    assert learnt["beside leans"] <= 0.1 * learnt["beside"], learnt
+    assert learnt["free leans"] <= before["free leans"], (before, learnt)

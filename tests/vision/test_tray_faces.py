@@ -10,6 +10,7 @@ import pytest
 from kiosk.config import load_config
 from kiosk.reading import build_watcher
 from vision.calibration import FACES_FILE, Calibration
+from vision.params import PARAMS
 from vision.tray_faces import TrayFaces, load_faces, save_faces
 from vision.tray_reader import TrayReader
 
@@ -40,6 +41,9 @@ def test_nothing_kept_is_learnt_again(tmp_path):
         '{"version": 2, "sizes": [62.0], "window": [0.96, "1.1"]}',
         '{"version": 9, "sizes": [62.0], "window": [0.96, 1.1]}',
         '{"version": 1, "sizes": [62.0], "window": [0.96, 1.1]}',  # measured otherwise
+        '{"version": 2, "sizes": [62.0], "window": [0.96, 1.1], "tilts": [1.06]}',
+        '{"version": 2, "sizes": [62.0], "window": [0.96, 1.1], "tilts": [0.9, 1.06]}',
+        '{"version": 2, "sizes": [62.0], "window": [0.96, 1.1], "tilts": [1.06, null]}',
         "[]",
     ],
 )
@@ -48,6 +52,27 @@ def test_a_damaged_file_is_learnt_again_and_said_so(tmp_path, caplog, text):
     with caplog.at_level(logging.WARNING):
         assert load_faces(tmp_path) is None
     assert "learnt again" in caplog.text
+
+
+def test_the_leaning_limits_learnt_are_kept_and_a_file_without_them_still_loads(tmp_path):
+    widened = TrayFaces(LEARNT.sizes, LEARNT.window, tilts=(1.08, 1.07))
+    save_faces(tmp_path, widened)
+    assert load_faces(tmp_path) == widened
+    save_faces(tmp_path, LEARNT)  # as written before the limits were learnt
+    assert load_faces(tmp_path) == LEARNT and LEARNT.tilts is None
+
+
+def test_a_reader_given_leaning_limits_holds_dice_to_them_never_past_the_ceiling():
+    told = TrayReader(_calibration(), faces=TrayFaces(LEARNT.sizes, LEARNT.window, (1.08, 1.07)))
+    assert told.tilt_limits == pytest.approx((1.08, 1.07))
+    assert told.faces.tilts == pytest.approx((1.08, 1.07))
+    loose = TrayReader(_calibration(), faces=TrayFaces(LEARNT.sizes, LEARNT.window, (1.9, 1.0)))
+    ceiling, pips = PARAMS.judge.lean_ceiling, PARAMS.pips
+    assert loose.tilt_limits == pytest.approx((ceiling, pips.cocked_stretch))
+    assert TrayReader(_calibration(), faces=LEARNT).tilt_limits == (
+        pips.cocked_pips,
+        pips.cocked_stretch,
+    )
 
 
 def test_a_new_calibration_forgets_the_faces_learnt_on_the_old(tmp_path):

@@ -5,6 +5,8 @@ translator in, a sentence out ("" where there is nothing to say)."""
 
 from __future__ import annotations
 
+import math
+
 from kiosk.i18n import N_, Translator
 
 # What the reader has learnt of the dice's top faces (vision.tray_reader.TrayReader).
@@ -13,6 +15,10 @@ FACES_LEARNT = N_("The dice's top faces measure {px} px a side.")
 FACES_SMALL = N_(
     "The dice's top faces measure {px} px a side, too small to tell a leaning die: "
     "bring the camera closer ({least} px or more)."
+)
+FACES_LOOSE = N_(
+    "The dice's top faces measure {px} px a side, their pips roughly: a die leaning under "
+    "{degrees} degrees counts as flat."
 )
 # Where the camera is against the calibration (vision.tray_shift.FollowedCamera).
 CAMERA_FOLLOWED = N_(
@@ -33,8 +39,10 @@ CAMERA_LOST = N_(
 
 LEAST_FACE = 40  # px a side: the camera guide's least (docs/deploy.md). Smaller, a flat die's
 # pips and layout measure as long as a leaning one's: on byler-d6-topdown's light box (faces
-# of 26-28 px, benchmarks/eval_kiosk_photos.py) half the flat dice beside another or the wall
-# are thrown again as leaning; on the simulated tray (54 px) flat dice measure 1.02 at most.
+# of 26-28 px, benchmarks/eval_kiosk_photos.py) a tenth to a quarter of the flat dice beside
+# another or the wall are thrown again as leaning, with the leaning limits learnt at or near
+# their ceiling (a third to a half held to the simulated tray's); on the simulated tray (54 px)
+# flat dice measure 1.02 at most.
 
 
 def faces_state(reader: object, tr: Translator) -> str:
@@ -53,7 +61,24 @@ def faces_state(reader: object, tr: Translator) -> str:
         return ""
     if size < LEAST_FACE:
         return tr(FACES_SMALL).format(px=round(size), least=LEAST_FACE)
+    tilt = least_tilt(reader)
+    if tilt is not None and tilt > LOOSE_TILT:
+        return tr(FACES_LOOSE).format(px=round(size), degrees=round(tilt))
     return tr(FACES_LEARNT).format(px=round(size))
+
+
+LOOSE_TILT = 20.0  # degrees: a reader whose leaning limits let flat dice's pips and layouts
+# look longer than a tilt of this much (1/cos 20 = 1.064, the simulated tray's rim leans dice
+# 20-34 degrees) has widened them to what this camera measures (TrayReader.tilt_limits)
+
+
+def least_tilt(reader: object) -> float | None:
+    """The least tilt (degrees) the reader takes a die to lean by, from its leaning limits: a
+    face tilted by t shows its pips and layout 1/cos t long; None for a reader without them."""
+    limits = getattr(reader, "tilt_limits", None)
+    if limits is None:
+        return None
+    return math.degrees(math.acos(1.0 / max(limits)))
 
 
 ASKEW = 1.025  # pips of flat dice this long (their median) say the camera looks askew:
