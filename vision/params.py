@@ -352,13 +352,15 @@ class PhotoParams:
     # face (types.Leaning): the face took in a side of the die's own colour, which perspective
     # shows beside a die off the picture's middle (geometry: a die leaning 20 degrees or more
     # lays its pips out 1.064 long or more; PipParams.cocked_stretch)
-    paired_stretch: float = 1.2  # of two foreshortened faces edge to edge, one laid out this
-    # long shows a tilt (photo.one_die_twice; geometry: 34 degrees)
+    paired_stretch: float = 1.2  # of two dice read edge to edge, one laid out this long shows
+    # a tilt: maybe the side of the other (photo.one_die_twice; geometry: 34 degrees; measured:
+    # of the 103 pairs of read dice edge to edge on the development photos, two lay out past
+    # it, 1.21 and 1.25, both in photos refused for other dice)
     face_of_pips: float = 2.0  # a face's corners lie this many times as far from its middle
     # as its pip places' corners (geometry: commercial dice lay their corner pips 0.25-0.3
     # face sides from the middle along each edge, the face edge 0.5; photo.uncut)
-    edge_to_edge: float = 1.2  # two foreshortened faces closer than this (face sides) lie edge
-    # to edge: maybe the top and the side of one leaning die (geometry)
+    edge_to_edge: float = 1.2  # two dice read closer than this (die sides) lie edge to edge:
+    # maybe the top and the side of one die (geometry)
     sure_die: float = 0.5  # a mark the finder is less sure of, with no face to the classifier,
     # is clutter whatever spots the pip reading fits (photo.pipless). Chosen: judge.sure_die's
     # value, where a die is what the finder is sure of. tune_reader.py --errata, development

@@ -5,8 +5,8 @@ foreshortened faces; on the kiosk's tray the camera looks straight down and a fo
 means a leaning die. This module is the one place that knows the difference: `is_photo` says
 which case a read is in, and `leaning_limits` gives the face aspect and pip-layout stretch above
 which a die leans (and where a square layout outweighs a long face), and `one_die_twice`
-refuses the one case those looser limits open up: the top and the side of one die leaning near
-45 degrees, both foreshortened, read as two flat dice edge to edge; `clutter` says which marks
+refuses the one case those looser limits open up: the top and the side of one die (leaning, or
+seen at a slant) read as two flat dice edge to edge; `clutter` says which marks
 are not read for pips at all, `uncut` judges a die at the picture's edge on the face its pips
 lay out, and `pipless` leaves out what only the pip reading takes for a die (the classifier
 surely sees no face, and the finder is unsure, no pip of its own lies there, or it is far
@@ -47,22 +47,25 @@ def leaning_limits(calibration: Calibration | None, p: Params = PARAMS) -> Leani
 
 
 def one_die_twice(verdicts: list[DieVerdict], p: Params = PARAMS) -> list[DieVerdict]:
-    """Two dice read edge to edge whose faces are both foreshortened beyond what the kiosk's
-    straight-down camera allows, one of them with its pip layout squashed too, may be the top
-    and the side of one leaning die: both refused. (Opposite faces add up to 7, so one of the
-    two has 4 to 6 pips, whose layout shows a true tilt; a face found oblong because it took in
-    a touching die of its colour keeps a square layout.)"""
+    """Two dice read edge to edge, one of them with its pip layout squashed past
+    `photo.paired_stretch` (a face tilted 34 degrees or more from the camera's view), may be
+    the top and the side of one die: both refused. One camera sees two flat dice side by side
+    at one slant, and a side beside its top at a far steeper one; the side's own face found is
+    often no help (a square box of the die's size, where its colour runs into the top's), so
+    the layout judges. (Opposite faces add up to 7, so one of a top and a side beside it has 4
+    to 6 pips, whose layout shows the tilt. On the development photos no two read dice edge to
+    edge in a photo answered have a layout past 1.2: a camera's slant alone squashes flat dice
+    less.)"""
     read = [v for v in verdicts if v.die is not None and v.pips and v.pips.face]
-    slanted = [v for v in read if v.pips.face.aspect > p.pips.cocked_face]
     doubtful = set()
-    for i, a in enumerate(slanted):
-        for b in slanted[i + 1 :]:
+    for i, a in enumerate(read):
+        for b in read[i + 1 :]:
             reach = p.photo.edge_to_edge * max(a.die.size, b.die.size)
             tilted = max(a.pips.stretch or 1.0, b.pips.stretch or 1.0) > p.photo.paired_stretch
             apart = np.hypot(a.die.center[0] - b.die.center[0], a.die.center[1] - b.die.center[1])
             if tilted and apart < reach:
                 doubtful.update((id(a), id(b)))
-    why = "the top and the side of one leaning die?"
+    why = "the top and the side of one die?"
     return [v.refused(RerollReason.COCKED, why) if id(v) in doubtful else v for v in verdicts]
 
 
