@@ -2,7 +2,8 @@
 
 `TrayReader` learns the size of a flat die's top face and how closely this camera measures it
 from the first 30 dice it reads, and from then on holds every face to that size: a leaning die's
-top is foreshortened, or found with a side in it. Kept in
+top is foreshortened, or found with a side in it. With it, how long this camera shows flat
+dice's pips and layouts (the leaning limits, widened where it measures them loosely). Kept in
 `tray-faces.json` in the calibration's directory, that knowledge survives a restart, and a new
 calibration (`Calibration.save`) deletes it. A missing or damaged file is learnt again, never
 an error: `load_faces` returns None and says why in the log. So are faces an earlier reader

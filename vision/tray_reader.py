@@ -45,7 +45,10 @@ class TrayReader:
     in a sunbeam or a visitor's shadow measures otherwise, and one such throw among the first would
     make the window too wide to show a lean). A die touching the wall, where dice lean, shows a tilt
     in its pips and is judged by them from the first throw (judge._leans): a 4, 5 or 6 by their
-    layout, a 1, 2 or 3 by their shape (pip_shape.py).
+    layout, a 1, 2 or 3 by their shape (pip_shape.py). When the window is learnt, so are the
+    limits past which those look long (`tilt_limits`, `_tilts_widened`): a real camera shows
+    flat dice's pips less exactly than the simulated tray's pinhole camera, and held to its
+    limits flat dice beside another or the wall were refused as leaning.
 
     A camera knocked since calibration is followed (tray_shift.FollowedCamera): for each new
     rest of the dice (and each refused read) the picture's shift is measured on the tray's

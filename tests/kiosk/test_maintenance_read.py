@@ -42,6 +42,28 @@ def _faces_of_another_size() -> TrayFaces:
     return TrayFaces((0.7 * DIE,) * 30, (0.96, 1.1))
 
 
+def _told_of(tmp_path, faces: TrayFaces, die: float) -> tuple:
+    """A headless kiosk whose watcher's reader starts from `faces` on a simulated tray of dice
+    `die` px wide, its calibration set: (kiosk, watcher, calibration)."""
+    tray = SimulatedTray(SIZE, die_size=die, seed=7)
+    tray.open()
+    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
+    watcher = build_watcher(load_config(None), calibration, 3, faces=faces)
+    kiosk = headless_table(tmp_path, worker=_Worker(watcher))
+    kiosk.calibration = calibration
+    return kiosk, watcher, calibration
+
+
+def _camera_tools_drawn(kiosk, drawn) -> list[str]:
+    """The maintenance screen's camera tools drawn: the strings on screen (`drawn`)."""
+    scene = kiosk.scenes["maintenance"]
+    kiosk.goto("maintenance")
+    while scene.tool != "camera":
+        scene.on_button("right", "press")
+    kiosk.render()
+    return drawn
+
+
 def test_the_test_read_is_the_kiosks_read_and_teaches_it_nothing() -> None:
     tray = SimulatedTray(SIZE, die_size=DIE, seed=7)
     tray.open()
@@ -123,13 +145,8 @@ def test_staff_are_told_when_the_dice_are_too_small_to_tell_a_leaning_die(tmp_pa
     from kiosk.i18n import Translator
     from kiosk.ui.scenes import reader_status
 
-    tray = SimulatedTray(SIZE, die_size=30, seed=7)
-    tray.open()
-    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
     faces = learn_faces(SimulatedTray(SIZE, die_size=30, seed=1283))
-    watcher = build_watcher(load_config(None), calibration, 3, faces=faces)
-    kiosk = headless_table(tmp_path, worker=_Worker(watcher))
-    kiosk.calibration = calibration
+    kiosk, watcher, _ = _told_of(tmp_path, faces, 30)
     scene = kiosk.scenes["maintenance"]
     size = round(watcher.reader.face_size)
     assert size < reader_status.LEAST_FACE
@@ -137,11 +154,7 @@ def test_staff_are_told_when_the_dice_are_too_small_to_tell_a_leaning_die(tmp_pa
         f"The dice's top faces measure {size} px a side, too small to tell a leaning die: "
         "bring the camera closer (40 px or more)."
     )
-    kiosk.goto("maintenance")
-    while scene.tool != "camera":
-        scene.on_button("right", "press")
-    kiosk.render()
-    assert scene.faces_state() in drawn
+    assert scene.faces_state() in _camera_tools_drawn(kiosk, drawn)
     kiosk.log.close()
 
     # camera_state reads these of the reader: small faces whose pips look long ask nothing
@@ -158,23 +171,14 @@ def test_staff_are_told_when_the_reader_reads_slightly_leaning_dice_as_flat(
     """A camera that measures flat dice's pips only roughly makes the reader widen its leaning
     limits (TrayReader.tilt_limits, up to 1/cos 25 degrees): the camera tools say from what
     tilt a die is thrown again; where the limits stay about the simulated tray's, nothing."""
-    tray = SimulatedTray(SIZE, die_size=DIE, seed=7)
-    tray.open()
-    calibration = Calibration(tray.tray_polygon, None, tray.empty_frame())
     rough = TrayFaces((float(DIE),) * 30, (0.96, 1.1), tilts=(1.10, 1.07))
-    watcher = build_watcher(load_config(None), calibration, 3, faces=rough)
-    kiosk = headless_table(tmp_path, worker=_Worker(watcher))
-    kiosk.calibration = calibration
+    kiosk, _, calibration = _told_of(tmp_path, rough, DIE)
     scene = kiosk.scenes["maintenance"]
     assert scene.faces_state() == (
         f"The dice's top faces measure {DIE} px a side, their pips roughly: a die leaning "
         "under 25 degrees counts as flat."
     )
-    kiosk.goto("maintenance")
-    while scene.tool != "camera":
-        scene.on_button("right", "press")
-    kiosk.render()
-    assert scene.faces_state() in drawn
+    assert scene.faces_state() in _camera_tools_drawn(kiosk, drawn)
     exact = TrayFaces((float(DIE),) * 30, (0.96, 1.1), tilts=(1.046, 1.05))
     kiosk.worker.watcher = build_watcher(load_config(None), calibration, 3, faces=exact)
     assert scene.faces_state() == f"The dice's top faces measure {DIE} px a side."
