@@ -336,8 +336,10 @@ class JudgeParams:
     # many robust deviations of the first dice's measures over their median (chosen as
     # `top_face_spread`: a flat die lies within it)...
     lean_ceiling: float = 1.103  # ...but never past this: a die leaning 25 degrees or more
-    # is refused on any camera (geometry: 1/cos 25). A camera that needs the limit widened
-    # cannot see smaller tilts: staff see it (TrayReader.tilt_limits)
+    # is refused on any camera (geometry: 1/cos 25; chosen: byler's development photos read
+    # as the kiosk reads, ceilings of 20, 25 and 30 degrees answer 36, 42 and 41 rolls right,
+    # none wrong). A camera that needs the limit widened cannot see smaller tilts: staff see
+    # it (TrayReader.tilt_limits)
     same_rest: float = 0.5  # dice read within this many die sizes of those last learnt from,
     # with their values, are that rest read again and teach nothing new (geometry)
 
