@@ -381,6 +381,20 @@ def _cocked_announced(seed: int, die: str, pip: str, params) -> list[tuple[int, 
     return [roll.values for roll in rolls if roll.ok]
 
 
+@pytest.mark.parametrize("colours", [("#efe8d8", "#1c1814"), ("#1a1a1a", "#f2f2f2")])
+def test_a_pinhole_camera_keeps_the_leaning_limits_under_what_leaning_dice_measure(colours):
+    """The reader widens its leaning limits to how exactly its camera measures flat dice
+    (TrayReader.tilt_limits); the simulated tray's pinhole camera measures them at 1.00-1.03,
+    so the limits learnt stay under what its dice leaning on the rim measure (1.084 and up)."""
+    tray, clock, calibration = make_rig(seed=5, die_colour=colours[0], pip_colour=colours[1])
+    read = TrayReader(calibration)
+    for _ in range(40):
+        read(settled_frame(tray, clock))
+    assert read.faces is not None and read.faces.tilts == read.tilt_limits
+    pips, layout = read.tilt_limits
+    assert pips < 1.06 and layout < 1.06, read.tilt_limits
+
+
 @pytest.mark.parametrize("seed", [4, 6])
 @pytest.mark.parametrize(
     "colours", [("#efe8d8", "#1c1814"), ("#b02020", "#f0f0f0"), ("#2a8a3a", "#f5f5f5")]
