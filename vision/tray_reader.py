@@ -159,17 +159,17 @@ class TrayReader:
 
     def _peek(self, frame: np.ndarray) -> tuple[Roll, Measures]:
         """peek(), and the flat dice's pips and layouts the read measured (`_read`)."""
-        roll, shapes = self._read(frame)
+        roll, measures = self._read(frame)
         looked = roll.reason is not RerollReason.BAD_FRAME
         if self._of_tray and looked and (not roll.ok or not self._seen(roll)):
             followed = self.camera.follow(frame, self.calibration)
             if followed is not None:
                 self.calibration = followed
-                roll, shapes = self._read(frame)
+                roll, measures = self._read(frame)
         if self.camera.too_far:
             why = "the camera has moved since the tray was calibrated: calibrate again"
             return Roll((), RerollReason.BAD_FRAME, why), ([], [])
-        return roll, shapes
+        return roll, measures
 
     def _read(self, frame: np.ndarray) -> tuple[Roll, Measures]:
         """The roll, and what was measured of the dice the classifier surely sees showing a
