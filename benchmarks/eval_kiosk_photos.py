@@ -1,6 +1,7 @@
 """The kiosk's calibrated path on real photos of fixed cameras, as if they were a tray's throws.
 
     .venv/bin/python benchmarks/eval_kiosk_photos.py [--set NAME ...] [--part dev|held-out|all]
+        [--lean SPREAD CEILING]
 
 Three photo sets were taken by a camera that stayed put over one surface: byler-d6-topdown (a
 light box seen from above, two sessions, one per day), skovy-two-dice and
@@ -14,7 +15,9 @@ the reader learnt, with the median pip shape of the flat 1-3 it saw (TrayReader.
 how many flat dice (read right and surely by the classifier) it took to lean by their pips,
 standing free and beside a die or the wall (candidates.free_standing). The
 single-photo reading of the same photos is beside it for comparison. The oblique cameras are not
-what the kiosk is built for (a camera square over the tray: docs/deploy.md).
+what the kiosk is built for (a camera square over the tray: docs/deploy.md). `--lean SPREAD
+CEILING` has the reader learn its leaning limits with those values of `judge.lean_spread` and
+`judge.lean_ceiling` (how they were chosen: docs/vision.md, Where the tuned values came from).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import argparse
 import re
 import sys
 from collections import Counter, defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -86,7 +90,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", action="append", choices=SETS, help="default: all three")
     parser.add_argument("--part", choices=("dev", "held-out", "all"), default="all")
+    parser.add_argument(
+        "--lean",
+        nargs=2,
+        type=float,
+        metavar=("SPREAD", "CEILING"),
+        help="learn the leaning limits with these judge.lean_spread and judge.lean_ceiling",
+    )
     args = parser.parse_args()
+    params = PARAMS
+    if args.lean:
+        spread, ceiling = args.lean
+        judge = replace(PARAMS.judge, lean_spread=spread, lean_ceiling=ceiling)
+        params = replace(PARAMS, judge=judge)
     cv2.setNumThreads(1)
     print("| set, session | part | photos | kiosk: right | refused | wrong | photo read: right |")
     print("|---|---|---|---|---|---|---|")
@@ -98,7 +114,7 @@ def main() -> int:
             sessions[session(name, path)].append(path)
         for key, paths in sorted(sessions.items()):
             empty = empty_tray(paths)
-            reader = TrayReader(Calibration(tray=find_tray(empty), empty=empty))
+            reader = TrayReader(Calibration(tray=find_tray(empty), empty=empty), params=params)
             parts = {"dev": dev, "held-out": held}
             chosen = ["dev", "held-out"] if args.part == "all" else [args.part]
             for part in chosen:
