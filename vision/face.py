@@ -70,10 +70,6 @@ def read_pips(
     spots = find_spots(frame, face, p)
     n = len(spots.centres)
 
-    def refuse(reason: RerollReason, why: str) -> PipReading:
-        stretch = None if fit is None else fit.stretch
-        return PipReading(None, 0.0, face, reason, why, n, stretch=stretch, pip_stretch=shape)
-
     fit, why = fit_pips(spots, p)
     found = face  # by its colour: the other framings are square boxes, which show no tilt
     if fit is None:  # glare is judged on the reading the searches end with
@@ -86,6 +82,12 @@ def read_pips(
         # no layout to show every tilt: the pips' own shape does
         radius = float(np.median(spots.diameters)) * face.side / 2
         shape = pip_stretch(frame, pips, radius, p)
+
+    def refuse(reason: RerollReason, why: str) -> PipReading:
+        """A refusal keeping what was measured of the face (the reader learns from it)."""
+        stretch = None if fit is None else fit.stretch
+        return PipReading(None, 0.0, face, reason, why, n, stretch=stretch, pip_stretch=shape)
+
     round_pips = shape is not None and shape < lean.round
     flat_pips = fit is not None and (
         round_pips
