@@ -235,10 +235,16 @@ class TrayReader:
 def _widened(params: Params, ratios: np.ndarray) -> Params:
     """params with the top-face window widened to `judge.top_face_spread` robust deviations of
     the measured faces over their median (`ratios`), where that is wider."""
-    deviation = params.judge.top_face_spread * 1.4826 * float(np.median(np.abs(ratios - 1.0)))
+    deviation = params.judge.top_face_spread * _deviation(ratios, 1.0)
     low, high = params.judge.top_face
     window = (min(low, 1.0 - deviation), max(high, 1.0 + deviation))
     return replace(params, judge=replace(params.judge, top_face=window))
+
+
+def _deviation(values: Sequence[float] | np.ndarray, centre: float) -> float:
+    """The robust deviation of `values` about `centre`: their median distance from it, scaled
+    to a normal distribution's standard deviation (1.4826), so one stray die moves it little."""
+    return 1.4826 * float(np.median(np.abs(np.asarray(values, dtype=float) - centre)))
 
 
 def _tilts_widened(params: Params, shapes: Sequence[float], layouts: Sequence[float]) -> Params:
@@ -251,9 +257,8 @@ def _tilts_widened(params: Params, shapes: Sequence[float], layouts: Sequence[fl
     def limit(measures: Sequence[float], floor: float) -> float:
         if len(measures) < judge.pip_shapes:
             return floor
-        m = np.asarray(measures, dtype=float)
-        median = float(np.median(m))
-        wide = median + judge.lean_spread * 1.4826 * float(np.median(np.abs(m - median)))
+        median = float(np.median(measures))
+        wide = median + judge.lean_spread * _deviation(measures, median)
         return max(floor, min(wide, judge.lean_ceiling))
 
     widened = replace(
